@@ -1,0 +1,122 @@
+"""Hand records: the JSON Lines log format of shared/rules/HAND-RECORD.md.
+
+The field names and meanings are a stable contract read by other tools: add fields, never rename
+or drop them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from .errors import InputError, Problem
+
+
+@dataclass
+class HandRecord:
+    ruleset: str
+    ruleset_sha256: str
+    seed: int
+    hand_index: int
+    dealer: int
+    hands: list[list[str]]
+    auction: list[dict]  # {"seat": int, "call": str}
+    contract: str
+    declarer: int | None
+    old_side: list[int]
+    doubles: int
+    tricks: list[dict]  # {"leader": int, "cards": [4 str], "winner": int}
+    points: list[float]
+    tricks_won: list[int]
+    winner: str | None
+    tier: str
+    payouts: list[float]
+    session: int | None = None
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        if self.session is None:
+            del d["session"]
+        d["points"] = [_num(x) for x in self.points]
+        d["payouts"] = [_num(x) for x in self.payouts]
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "HandRecord":
+        names = cls.__dataclass_fields__
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+def _num(x: float) -> float | int:
+    """Whole numbers as JSON integers ("payouts": [1, -1, ...]), others as they are."""
+    return int(x) if float(x).is_integer() else x
+
+
+def record_from_state(state, seed: int, hand_index: int, session: int | None = None,
+                      sha256: str | None = None) -> HandRecord:
+    assert state.is_terminal()
+    o = state.outcome
+    return HandRecord(
+        ruleset=state.rules.name,
+        ruleset_sha256=sha256 or state.rules.sha256(),
+        seed=seed,
+        hand_index=hand_index,
+        session=session,
+        dealer=state.deal.dealer,
+        hands=[list(h) for h in state.deal.hands],
+        auction=[{"seat": s, "call": c} for s, c in state.auction],
+        contract=state.contract,
+        declarer=state.declarer,
+        old_side=list(state.old_side),
+        doubles=o.doubles,
+        tricks=[{"leader": t.leader, "cards": list(t.cards), "winner": t.winner}
+                for t in state.tricks],
+        points=list(state.points),
+        tricks_won=list(state.tricks_won),
+        winner=o.winner,
+        tier=o.tier,
+        payouts=list(o.payouts),
+    )
+
+
+def write_jsonl(path: str | Path, records: Iterable[HandRecord]) -> int:
+    n = 0
+    with open(path, "w", encoding="utf-8") as f:
+        for rec in records:
+            f.write(rec.to_json())
+            f.write("\n")
+            n += 1
+    return n
+
+
+REQUIRED = ("ruleset", "ruleset_sha256", "seed", "hand_index", "dealer", "hands", "auction",
+            "contract", "declarer", "old_side", "doubles", "tricks", "points", "tricks_won",
+            "winner", "tier", "payouts")
+
+
+def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict]]:
+    """(line number, record dict) for each line; located errors for lines that are not records."""
+    try:
+        f = open(path, encoding="utf-8")
+    except OSError as e:
+        raise InputError([Problem(str(path), "", f"cannot read: {e}")])
+    with f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                d = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise InputError([Problem(str(path), f"line {lineno}", f"not JSON: {e.msg}")])
+            if not isinstance(d, dict):
+                raise InputError([Problem(str(path), f"line {lineno}", "not a JSON object")])
+            missing = [k for k in REQUIRED if k not in d]
+            if missing:
+                raise InputError([Problem(str(path), f"line {lineno}",
+                                          f"not a hand record: missing {', '.join(missing)}")])
+            yield lineno, d
