@@ -244,6 +244,7 @@ def _play_batch(seeds, dealers, nc,
                         continue
                     buf[m] = 2 + k
                     m += 1
+                n_open_bids = m - 1
                 if style != 2 and not fo and n_chain > 0:
                     if bid < 0:
                         cap = cap_without_bid
@@ -290,7 +291,7 @@ def _play_batch(seeds, dealers, nc,
                             for i in range(kept):
                                 buf[i] = tmp[i]
                             m = kept
-                if style == 2 and m == 1:
+                if style == 2 and n_open_bids == 0:
                     continue  # nothing to bid: this seat does not speak
                 if turn == 0:
                     j, st0 = _draw(st0, m)
@@ -338,7 +339,6 @@ def _play_batch(seeds, dealers, nc,
             for s in range(4):
                 if hands[s] & c_team_mask[contract]:
                     old |= 1 << s
-            declarer = -1
         elif team == 1:
             old = 1 << declarer
             for i in range(c_team_cards.shape[1]):
@@ -494,15 +494,19 @@ def _play_batch(seeds, dealers, nc,
                 v *= c_mult[contract, 2]
         # --- payments
         if winner >= 0 and v != 0.0:
-            if n_old == 1:
+            if n_old == 1 or n_old == 3:
+                # one side is a single player: his game is priced per opponent
+                lone_mask = old if n_old == 1 else (~old) & 15
+                lone = _lowest(lone_mask)
+                lone_won = ((old >> lone) & 1 == 1) == (winner == 0)
                 for s in range(4):
-                    if (old >> s) & 1:
+                    if s == lone:
                         continue
-                    gain = v if winner == 1 else -v
+                    gain = -v if lone_won else v
                     if zero_sum or gain > 0:
                         pay[s] += gain
-                    if zero_sum or winner == 0:
-                        pay[declarer if declarer >= 0 else _lowest(old)] -= gain
+                    if zero_sum or lone_won:
+                        pay[lone] -= gain
             else:
                 for s in range(4):
                     is_old = (old >> s) & 1 == 1
@@ -638,3 +642,15 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     if hand_index is None:
         hand_index = np.arange(n, dtype=np.int64)
     return BatchResult(cr, seeds, dealers, np.asarray(hand_index, np.int64), **out)
+
+
+def take(res: BatchResult, idx: np.ndarray) -> BatchResult:
+    """The hands `idx` of a batch, in that order."""
+    fields = {k: getattr(res, k)[idx] for k in res.__dataclass_fields__ if k != "compiled"}
+    return BatchResult(res.compiled, **fields)
+
+
+def concat(parts: list[BatchResult]) -> BatchResult:
+    fields = {k: np.concatenate([getattr(p, k) for p in parts])
+              for k in parts[0].__dataclass_fields__ if k != "compiled"}
+    return BatchResult(parts[0].compiled, **fields)

@@ -46,23 +46,26 @@ class Deal:
 # ------------------------------------------------------------------------------------ card order
 
 
+TRUMP = None  # the trump suit's key: no plain suit's name can collide with it
+
+
 class CardOrder:
     """One card order: which suit a card follows as, and which card beats which."""
 
     def __init__(self, order: Order):
-        self.suit: dict[str, str] = {}
+        self.suit: dict[str, str | None] = {}
         self.rank: dict[str, int] = {}  # higher is stronger within its suit
         for i, c in enumerate(order.trumps):
-            self.suit[c] = "trump"
+            self.suit[c] = TRUMP
             self.rank[c] = len(order.trumps) - i
         for name, group in order.plain.items():
             for i, c in enumerate(group):
                 self.suit[c] = name
                 self.rank[c] = len(group) - i
 
-    def strength(self, card: str, led_suit: str) -> int:
+    def strength(self, card: str, led_suit: str | None) -> int:
         """How strongly `card` bids for a trick whose led suit is `led_suit` (-1: not at all)."""
-        if self.suit[card] == "trump":
+        if self.suit[card] is TRUMP:
             return 1000 + self.rank[card]
         if self.suit[card] == led_suit:
             return self.rank[card]
@@ -135,8 +138,15 @@ class State:
         self.points = [0.0] * n
         self.tricks_won = [0] * n
         self.leader = self.forehand
-        self._orders = {k: CardOrder(o) for k, o in self.rules.orders.items()}
-        self._deck_index = {c: i for i, c in enumerate(self.rules.cards())}
+        self._orders = self.rules._cached(
+            "card_orders", lambda: {k: CardOrder(o) for k, o in self.rules.orders.items()})
+        self._deck_index = self.rules._cached(
+            "deck_index", lambda: {c: i for i, c in enumerate(self.rules.cards())})
+        self._holdings = [set(h) for h in self.deal.hands]
+        self._points = self.rules._cached(
+            "points", lambda: {c: self.rules.deck.card_points(c) for c in self.rules.cards()})
+        self._bids = self.rules.bids()
+        self._eligible: dict[tuple[str, int], bool] = {}
         dealt = self._dealt_contract()
         if dealt is not None:
             self._start(*dealt)
@@ -153,11 +163,15 @@ class State:
         return (self.deal.dealer + 1) % 4
 
     def holding(self, seat: int) -> set[str]:
-        return set(self.deal.hands[seat])
+        return self._holdings[seat]
 
     def eligible(self, contract: str, seat: int) -> bool:
-        pred = self.rules.contracts[contract].eligible
-        return pred is None or pred.holds(self.holding(seat), self.deal.position(seat))
+        key = (contract, seat)
+        if key not in self._eligible:
+            pred = self.rules.contracts[contract].eligible
+            self._eligible[key] = pred is None or pred.holds(self.holding(seat),
+                                                             self.deal.position(seat))
+        return self._eligible[key]
 
     def seats_from_forehand(self) -> list[int]:
         return [(self.forehand + i) % 4 for i in range(4)]
@@ -212,7 +226,7 @@ class State:
         r = self.rules
         floor = -10**9 if self.bid is None else r.contracts[self.bid].bid_rank
         out = []
-        for name in r.bids():
+        for name in self._bids:
             c = r.contracts[name]
             if c.bid_rank <= floor or not self.eligible(name, seat):
                 continue
@@ -245,7 +259,7 @@ class State:
         a = r.auction
         first = seat not in self.spoken
         if a.style == "single":
-            return [PASS] + self._bids_open_to(seat)
+            return self._restricted(seat, [PASS] + self._bids_open_to(seat))
         forehand_opening = a.style == "ask" and seat == self.forehand and first
         calls = [] if forehand_opening else [PASS]
         if forehand_opening:
@@ -335,7 +349,7 @@ class State:
         o = self.order
         led = o.suit[self.trick[0]]
         same = [c for c in hand if o.suit[c] == led]
-        trumps = [c for c in hand if o.suit[c] == "trump"]
+        trumps = [c for c in hand if o.suit[c] is TRUMP]
         if same:
             allowed = same if p.follow_suit else hand
         elif p.trump_when_void and trumps:
@@ -359,7 +373,7 @@ class State:
             return
         w = (self.leader + self.order.winner_index(self.trick)) % 4
         self.tricks.append(TrickView(self.leader, tuple(self.trick), w))
-        self.points[w] += sum(self.rules.deck.card_points(c) for c in self.trick)
+        self.points[w] += sum(self._points[c] for c in self.trick)
         self.tricks_won[w] += 1
         self.trick = []
         self.leader = self.turn = w

@@ -53,3 +53,16 @@ def shuffled(seed: int, n: int) -> list[int]:
         j = rng.choice(i + 1)
         a[i], a[j] = a[j], a[i]
     return a
+
+
+def hand_seeds_np(run_seeds, hand_indices):
+    """Vectorised `hand_seed` over numpy arrays (uint64 arithmetic wraps like the scalar one)."""
+    import numpy as np
+
+    with np.errstate(over="ignore"):
+        z = (np.asarray(run_seeds).astype(np.uint64) * np.uint64(GOLDEN)
+             + np.asarray(hand_indices).astype(np.uint64))
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(MIX1)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(MIX2)
+        z = z ^ (z >> np.uint64(31))
+    return (z >> np.uint64(1)).astype(np.int64)

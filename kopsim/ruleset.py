@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from .errors import InputError, Problem, dotted
 
@@ -27,7 +27,7 @@ BUNDLED_DIR = Path(__file__).resolve().parent / "rulesets"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
 
 
 # ----------------------------------------------------------------------------------- predicates
@@ -288,12 +288,25 @@ class Ruleset(_Model):
     scoring: Scoring = Scoring()
     session: Optional[Session] = None
 
+    # Derived values are cached: a loaded ruleset is treated as immutable everywhere.
+    _cache: dict = PrivateAttr(default_factory=dict)
+
+    def _cached(self, key: str, make):
+        cache = self._cache
+        if key not in cache:
+            cache[key] = make()
+        return cache[key]
+
     # ------------------------------------------------------------------ derived, convenient views
     def cards(self) -> list[str]:
-        return self.deck.cards()
+        return self._cached("cards", self.deck.cards)
+
+    def points_of(self, card: str) -> float:
+        table = self._cached("points", lambda: {c: self.deck.card_points(c) for c in self.cards()})
+        return table[card]
 
     def total_points(self) -> float:
-        return sum(self.deck.card_points(c) for c in self.cards())
+        return sum(self.points_of(c) for c in self.cards())
 
     def win_points(self) -> float:
         if self.scoring.win_points is not None:
@@ -301,8 +314,10 @@ class Ruleset(_Model):
         return self.total_points() // 2 + 1
 
     def max_doubles(self, contract: str) -> int:
-        cap = self.contracts[contract].max_doubles
-        return len(self.doubling.names) if cap is None else cap
+        c = self.contracts[contract]
+        if c.max_doubles is not None:
+            return c.max_doubles
+        return 0 if c.instant else len(self.doubling.names)
 
     def cap_without_bid(self) -> int:
         if not self.doubling.without_bid:
@@ -312,15 +327,18 @@ class Ruleset(_Model):
 
     def bids(self) -> list[str]:
         """Biddable contracts, lowest first."""
-        named = [(c.bid_rank, n) for n, c in self.contracts.items() if c.bid_rank is not None]
-        return [n for _, n in sorted(named)]
+        def make():
+            named = [(c.bid_rank, n) for n, c in self.contracts.items() if c.bid_rank is not None]
+            return [n for _, n in sorted(named)]
+        return self._cached("bids", make)
 
     def canonical_json(self) -> str:
         data = self.model_dump(mode="json", by_alias=True, exclude_none=True)
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     def sha256(self) -> str:
-        return hashlib.sha256(self.canonical_json().encode("utf-8")).hexdigest()
+        return self._cached("sha256", lambda: hashlib.sha256(
+            self.canonical_json().encode("utf-8")).hexdigest())
 
 
 # --------------------------------------------------------------------------------------- loading
@@ -331,16 +349,15 @@ def bundled_names() -> list[str]:
 
 
 def resolve_path(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
-    """A bundled name ("kop") or a path to a TOML file."""
+    """A bare name ("kop") is a bundled ruleset; anything ending in .toml or holding a path
+    separator is a file, relative to the extending file's folder when given from `extends`."""
     s = str(name_or_path)
     p = Path(s)
+    if p.suffix != ".toml" and "/" not in s and "\\" not in s:
+        return BUNDLED_DIR / f"{s}.toml"
     if relative_to is not None and not p.is_absolute():
-        candidate = relative_to / p
-        if candidate.suffix == ".toml" and candidate.exists():
-            return candidate
-    if p.suffix == ".toml" or "/" in s or p.exists():
-        return p
-    return BUNDLED_DIR / f"{s}.toml"
+        return relative_to / p
+    return p
 
 
 def _read_toml(path: Path, label: str) -> dict:
@@ -366,11 +383,16 @@ def _read_toml(path: Path, label: str) -> dict:
         raise InputError([Problem(str(path), where, f"TOML syntax error: {msg}")])
 
 
+# Tables that are one value, not a set of settings: a child's replaces the parent's whole.
+ATOMIC_TABLES = {"eligible", "holding", "won", "lost", "plain"}
+
+
 def _merge(parent: dict, child: dict) -> dict:
-    """Child overrides parent; tables merge key by key, everything else is replaced."""
+    """Child overrides parent; tables merge key by key (except ATOMIC_TABLES), everything else
+    is replaced."""
     out = dict(parent)
     for k, v in child.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
+        if isinstance(v, dict) and isinstance(out.get(k), dict) and k not in ATOMIC_TABLES:
             out[k] = _merge(out[k], v)
         else:
             out[k] = v
@@ -461,6 +483,8 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
         bad("deck", f"{len(cards)} cards cannot be dealt evenly to {deck.players} players")
     if len(cards) > 64:
         bad("deck", f"{len(cards)} cards: at most 64 are supported")
+    if len(r.contracts) > 60:
+        bad("contracts", f"{len(r.contracts)} contracts: at most 60 are supported")
     if probs:
         return probs  # nothing below makes sense without a sound deck
 
@@ -471,6 +495,8 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
 
     for oname, order in r.orders.items():
         where = f"orders.{dotted([oname])}"
+        if not order.trumps and not order.plain:
+            bad(where, "an order needs trumps or plain suits")
         seq = list(order.trumps) + [c for g in order.plain.values() for c in g]
         check_cards(f"{where}.trumps", order.trumps)
         for g, group in order.plain.items():
@@ -523,6 +549,9 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
             for rel, card in c.eligible.cards():
                 if card not in card_set:
                     bad(f"{where}.eligible.{rel}", f"{card!r} is not a card of the deck")
+        if c.instant and c.max_doubles:
+            bad(f"{where}.max_doubles", "an instant contract cannot be doubled (it is never "
+                "played, so nothing would price the doubles)")
         if c.max_doubles is not None and c.max_doubles > len(chain):
             bad(f"{where}.max_doubles",
                 f"cap {c.max_doubles} is beyond the doubling chain ({len(chain)} names)")
@@ -541,6 +570,18 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
     for n in a.dealt:
         if n in r.contracts and r.contracts[n].eligible is None:
             bad("auction.dealt", f"contract {n!r} needs an `eligible` holding to be dealt")
+        if n in r.contracts and r.contracts[n].team == "called":
+            bad("auction.dealt", f"contract {n!r}: a dealt contract cannot call a partner")
+    for i, n in enumerate(a.no_bid):
+        c = r.contracts.get(n)
+        if c is None:
+            continue
+        if c.team == "called":
+            bad(f"auction.no_bid[{i}]", f"contract {n!r} calls a partner, but nobody bid it: "
+                "only `holders` or `alone` (with an `eligible` holding) can apply unbid")
+        if c.team == "alone" and c.eligible is None:
+            bad(f"auction.no_bid[{i}]", f"contract {n!r} is played alone, but with no `eligible` "
+                "holding nobody is its player")
     callable_names = {"pass", a.ask_call, "double", *r.contracts}
     for i, res in enumerate(a.restrictions):
         for j, n in enumerate(res.forbid):
@@ -566,8 +607,13 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
                 bad("session.hands", "a series needs its number of hands")
             if len(s.placement_points) != deck.players:
                 bad("session.placement_points", f"give one value per place ({deck.players})")
+        if s.kind == "series" and s.hands_options and s.hands not in s.hands_options:
+            bad("session.hands", f"{s.hands} is not one of hands_options {s.hands_options}")
         if s.kind == "bankroll" and s.start is None:
             bad("session.start", "a bankroll session needs each player's starting amount")
+        if s.kind == "bankroll" and r.scoring.style != "zero_sum":
+            bad("session.kind", "a bankroll moves what losers pay: it needs scoring.style = "
+                "\"zero_sum\"")
     return probs
 
 

@@ -45,19 +45,24 @@ def losing_tier(rules: Ruleset, points: float, tricks: int) -> str:
 
 
 def distribute(rules: Ruleset, v: float, winner: str | None, old_side: list[int]) -> tuple[float, ...]:
-    """Payments of value v: team games seat by seat, lone games per opponent."""
-    pay = [0.0] * rules.deck.players
+    """Payments of value v. When one side is a single player, his game is priced per opponent
+    (he receives v from each, or pays v to each); otherwise each winner receives v and, in
+    zero-sum rulesets, each loser pays v."""
+    n = rules.deck.players
+    pay = [0.0] * n
     if winner is None or v == 0:
         return tuple(pay)
-    young = [s for s in range(rules.deck.players) if s not in old_side]
+    young = [s for s in range(n) if s not in old_side]
     winners, losers = (old_side, young) if winner == "old" else (young, old_side)
     zero_sum = rules.scoring.style == "zero_sum"
-    if len(old_side) == 1:
-        lone = old_side[0]
-        for s in young:
-            gain = v if winner == "young" else -v
-            pay[s] += gain if (zero_sum or gain > 0) else 0.0
-            if zero_sum or winner == "old":
+    if len(old_side) == 1 or len(young) == 1:
+        lone, others = (old_side[0], young) if len(old_side) == 1 else (young[0], old_side)
+        lone_won = lone in winners
+        for s in others:
+            gain = -v if lone_won else v
+            if zero_sum or gain > 0:
+                pay[s] += gain
+            if zero_sum or lone_won:
                 pay[lone] -= gain
     else:
         for s in winners:

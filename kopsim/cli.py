@@ -1,0 +1,154 @@
+"""The `kopsim` command line. Bad input exits with code 2 and located messages, no traceback."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .errors import InputError
+
+
+def _cmd_rules_list(args) -> int:
+    from .ruleset import BUNDLED_DIR, bundled_names, load_ruleset
+
+    rows = []
+    for name in bundled_names():
+        r = load_ruleset(name)
+        rows.append([name, r.description, r.source.split(";")[0]])
+    from .show import table
+
+    print(table(["name", "description", "source"], rows))
+    print(f"\n(bundled rulesets live in {BUNDLED_DIR}; any TOML file path works too)")
+    return 0
+
+
+def _cmd_rules_show(args) -> int:
+    from .ruleset import load_ruleset
+    from .show import show
+
+    print(show(load_ruleset(args.ruleset)))
+    return 0
+
+
+def _cmd_rules_validate(args) -> int:
+    from .ruleset import load_ruleset
+
+    problems = []
+    for path in args.paths:
+        try:
+            r = load_ruleset(path)
+            print(f"{path}: ok ({r.name}, sha256 {r.sha256()[:12]})")
+        except InputError as e:
+            problems += e.problems
+    if problems:
+        raise InputError(problems)
+    return 0
+
+
+def _cmd_simulate(args) -> int:
+    from .ruleset import load_ruleset
+    from .simulate import simulate
+
+    if args.hands < 1:
+        raise InputError([_arg_problem("--hands", "expected a positive number of hands")])
+    rules = load_ruleset(args.ruleset)
+    summary = simulate(rules, args.hands, args.seed, args.log)
+    print(summary.text())
+    if args.log:
+        print(f"\nhand records written to {args.log}")
+    return 0
+
+
+def _cmd_replay(args) -> int:
+    from .replay import replay
+
+    n, found = replay(args.log, args.rules)
+    for d in found[: args.max_report]:
+        print(d)
+    if len(found) > args.max_report:
+        print(f"... and {len(found) - args.max_report} more")
+    if found:
+        print(f"{args.log}: {n:,} hands, {len(found):,} with a discrepancy")
+        return 1
+    print(f"{args.log}: {n:,} hands replayed, every call, card, trick, score and payout agrees "
+          "with the rules")
+    return 0
+
+
+def _cmd_bench(args) -> int:
+    from .bench import run_bench
+    from .ruleset import bundled_names
+
+    names = args.rulesets or bundled_names()
+    results = run_bench(names, args.hands, args.reference_hands)
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    print(f"{'ruleset':<20}{'engine':<11}{'hands':>11}{'hands/s':>14}{'peak RSS MB':>13}")
+    for r in results:
+        print(f"{r['ruleset']:<20}{r['engine']:<11}{r['hands']:>11,}{r['hands_per_s']:>14,.0f}"
+              f"{r['peak_rss_mb']:>13.1f}")
+    return 0
+
+
+def _arg_problem(opt: str, msg: str):
+    from .errors import Problem
+
+    return Problem("command line", opt, msg)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="kopsim", description="Rule-configured simulation of Kop, "
+                                "Baśka and other Schafkopf-family card games.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    rules = sub.add_parser("rules", help="list, show and validate rulesets")
+    rsub = rules.add_subparsers(dest="rules_command", required=True)
+    rsub.add_parser("list", help="the bundled rulesets").set_defaults(func=_cmd_rules_list)
+    s = rsub.add_parser("show", help="card orders, contracts, payout table, session scoring")
+    s.add_argument("ruleset", help="a bundled name (kop, baska, ...) or a path to a TOML file")
+    s.set_defaults(func=_cmd_rules_show)
+    v = rsub.add_parser("validate", help="check ruleset files; exit code 2 on any problem")
+    v.add_argument("paths", nargs="+")
+    v.set_defaults(func=_cmd_rules_validate)
+
+    sim = sub.add_parser("simulate", help="play random hands and summarise them")
+    sim.add_argument("ruleset")
+    sim.add_argument("--hands", type=int, default=10000)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--log", metavar="FILE.jsonl", help="write every hand record (JSON Lines)")
+    sim.set_defaults(func=_cmd_simulate)
+
+    rp = sub.add_parser("replay", help="re-derive every hand of a log from its ruleset")
+    rp.add_argument("log", metavar="FILE.jsonl")
+    rp.add_argument("--rules", help="the ruleset to replay under (default: each record's name)")
+    rp.add_argument("--max-report", type=int, default=20)
+    rp.set_defaults(func=_cmd_replay)
+
+    b = sub.add_parser("bench", help="hands/s and peak memory per ruleset and engine")
+    b.add_argument("rulesets", nargs="*", help="default: every bundled ruleset")
+    b.add_argument("--hands", type=int, default=2_000_000, help="hands for the batch kernel")
+    b.add_argument("--reference-hands", type=int, default=5_000)
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=_cmd_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except InputError as e:
+        for problem in e.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""`kopsim replay`: re-derive every hand of a log from its ruleset with the reference engine.
+
+Each call and card is checked for legality in turn; then the contract, teams, trick winners,
+points, counted doubles, result and payouts are recomputed. The first discrepancy of each hand is
+reported (later ones usually follow from it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import InputError
+from .game import Deal, IllegalAction, State
+from .records import read_jsonl
+from .ruleset import Ruleset, load_ruleset
+
+
+@dataclass
+class Discrepancy:
+    line: int
+    hand_index: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line} (hand {self.hand_index}): {self.message}"
+
+
+def check_record(rules: Ruleset, d: dict) -> str | None:
+    """None if the record is consistent with the rules, else its first discrepancy."""
+    cards = set(rules.cards())
+    per_seat = len(cards) // rules.deck.players
+    hands = d["hands"]
+    if (not isinstance(hands, list) or len(hands) != 4
+            or any(not isinstance(h, list) or len(h) != per_seat for h in hands)):
+        return f"hands: expected 4 lists of {per_seat} cards"
+    flat = [c for h in hands for c in h]
+    unknown = [c for c in flat if c not in cards]
+    if unknown:
+        return f"hands: {', '.join(map(str, unknown))} not in the deck"
+    if len(set(flat)) != len(flat):
+        return "hands: a card is dealt twice"
+    dealer = d["dealer"]
+    if dealer not in range(4):
+        return f"dealer: {dealer!r} is not a seat"
+    if isinstance(d.get("hand_index"), int) and dealer != d["hand_index"] % 4:
+        return f"dealer: hand {d['hand_index']} is dealt by seat {d['hand_index'] % 4}, not {dealer}"
+    if isinstance(d.get("seed"), int):
+        dealt = Deal.from_seed(rules, d["seed"], dealer)
+        if [list(h) for h in dealt.hands] != hands:
+            return f"hands: not the deal of seed {d['seed']}"
+    state = State(rules, Deal(dealer, tuple(tuple(h) for h in hands)))
+
+    for i, call in enumerate(d["auction"]):
+        if state.phase != "auction":
+            return f"auction[{i}]: the auction was already over before {call!r}"
+        if not isinstance(call, dict) or "seat" not in call or "call" not in call:
+            return f"auction[{i}]: expected {{\"seat\": int, \"call\": str}}"
+        if call["seat"] != state.current_player():
+            return (f"auction[{i}]: seat {call['seat']} called out of turn "
+                    f"(seat {state.current_player()} was to speak)")
+        try:
+            state.apply_action(call["call"])
+        except IllegalAction as e:
+            return f"auction[{i}]: {e}"
+    if state.phase == "auction":
+        return "auction: the log stops before the auction ends"
+    for key, want in (("contract", state.contract), ("declarer", state.declarer),
+                      ("old_side", state.old_side)):
+        if d[key] != want:
+            return f"{key}: log says {d[key]!r}, the rules give {want!r}"
+
+    tricks = d["tricks"]
+    if rules.contracts[state.contract].instant:
+        if tricks:
+            return f"tricks: contract {state.contract!r} wins at once, yet tricks were logged"
+    else:
+        if len(tricks) != per_seat:
+            return f"tricks: expected {per_seat} tricks, got {len(tricks)}"
+        for t, trick in enumerate(tricks):
+            if trick.get("leader") != state.current_player():
+                return (f"tricks[{t}].leader: log says {trick.get('leader')!r}, "
+                        f"seat {state.current_player()} leads")
+            if len(trick.get("cards", [])) != 4:
+                return f"tricks[{t}].cards: expected 4 cards"
+            for j, card in enumerate(trick["cards"]):
+                try:
+                    state.apply_action(card)
+                except IllegalAction as e:
+                    return f"tricks[{t}].cards[{j}]: {e}"
+            won_by = state.tricks[-1].winner
+            if trick.get("winner") != won_by:
+                return f"tricks[{t}].winner: log says {trick.get('winner')!r}, seat {won_by} wins"
+    o = state.outcome
+    assert o is not None
+    checks = (("points", [float(x) for x in d["points"]], [float(x) for x in state.points]),
+              ("tricks_won", d["tricks_won"], state.tricks_won),
+              ("doubles", d["doubles"], o.doubles),
+              ("winner", d["winner"], o.winner),
+              ("tier", d["tier"], o.tier),
+              ("payouts", [float(x) for x in d["payouts"]], [float(x) for x in o.payouts]))
+    for key, logged, derived in checks:
+        if logged != derived:
+            return f"{key}: log says {d[key]!r}, the rules give {derived!r}"
+    return None
+
+
+def replay(path: str | Path, rules_override: str | None = None) -> tuple[int, list[Discrepancy]]:
+    """(hands checked, discrepancies). Rulesets are loaded by name (bundled) unless overridden."""
+    cache: dict[str, Ruleset] = {}
+    found: list[Discrepancy] = []
+    n = 0
+    for lineno, d in read_jsonl(path):
+        n += 1
+        name = rules_override or d["ruleset"]
+        if name not in cache:
+            try:
+                cache[name] = load_ruleset(name)
+            except InputError as e:
+                raise InputError([p for p in e.problems])
+        rules = cache[name]
+        if d.get("ruleset_sha256") != rules.sha256():
+            found.append(Discrepancy(lineno, d.get("hand_index"),
+                                     f"ruleset_sha256: the log was played under other rules than "
+                                     f"{name!r} ({rules.sha256()[:12]}…); pass --rules FILE"))
+            continue
+        try:
+            problem = check_record(rules, d)
+        except (TypeError, KeyError, ValueError, AttributeError) as e:
+            problem = f"malformed record: {e}"
+        if problem:
+            found.append(Discrepancy(lineno, d.get("hand_index"), problem))
+    return n, found
