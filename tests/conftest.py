@@ -1,0 +1,10 @@
+import pytest
+
+from kopsim.ruleset import bundled_names, load_ruleset
+
+BUNDLED = bundled_names()
+
+
+@pytest.fixture(scope="session")
+def rulesets():
+    return {name: load_ruleset(name) for name in BUNDLED}

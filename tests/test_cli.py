@@ -1,0 +1,120 @@
+"""The command line: show, simulate with a log, replay that finds nothing wrong, and tampering."""
+
+import json
+
+import pytest
+
+from kopsim.cli import main
+
+
+def test_rules_list(capsys):
+    assert main(["rules", "list"]) == 0
+    out = capsys.readouterr().out
+    for name in ("kop", "kop-trzy-dychy", "kop-catsatcards", "baska", "kop-sportowy",
+                 "kop-victory-cards"):
+        assert name in out
+
+
+def test_rules_show_kop_prints_classic_order_and_payouts(capsys):
+    assert main(["rules", "show", "kop"]) == 0
+    out = capsys.readouterr().out
+    assert "A♥ 10♥ Q♣ Q♠ Q♥ Q♦ J♣ J♠ J♥ J♦ A♦ 10♦" in out
+    # zolo du: 10, doubled by each of kontra, re, bok, słup
+    assert any(line.split()[:2] == ["zolo", "du"] and line.split()[-5:] == ["10", "20", "40", "80", "160"]
+               for line in out.splitlines())
+    # the normal game's schneider row: 2, 4, 8, 16, 32
+    assert any(line.split()[:3] == ["normal", "won", "schneider"]
+               and line.split()[-5:] == ["2", "4", "8", "16", "32"] for line in out.splitlines())
+
+
+def test_rules_show_sportowy_marks_forbidden_doubles(capsys):
+    assert main(["rules", "show", "kop-sportowy"]) == 0
+    out = capsys.readouterr().out
+    rows = {tuple(line.split()[:3]): line.split()[3:] for line in out.splitlines()}
+    assert rows[("zolo", "won", "—")] == ["5", "10", "20", "x"]
+    assert rows[("cicha", "lost", "—")] == ["4", "8", "16", "x"]
+    assert "series of 32 hands" in out
+
+
+@pytest.fixture(scope="module")
+def sportowy_log(tmp_path_factory):
+    path = tmp_path_factory.mktemp("logs") / "x.jsonl"
+    assert main(["simulate", "kop-sportowy", "--hands", "3000", "--seed", "1",
+                 "--log", str(path)]) == 0
+    return path
+
+
+def test_simulate_writes_a_log_that_replays_clean(sportowy_log, capsys):
+    lines = sportowy_log.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 3000
+    recs = [json.loads(x) for x in lines]
+    assert [r["session"] for r in recs[:33]] == [0] * 32 + [1]
+    assert [r["hand_index"] for r in recs[30:34]] == [30, 31, 0, 1]
+    assert main(["replay", str(sportowy_log)]) == 0
+    assert "3,000 hands replayed" in capsys.readouterr().out
+
+
+def test_simulate_is_reproducible(tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for p in (a, b):
+        assert main(["simulate", "baska", "--hands", "500", "--seed", "9", "--log", str(p)]) == 0
+    assert a.read_bytes() == b.read_bytes()
+
+
+def tamper(src, dst, index, change):
+    lines = src.read_text(encoding="utf-8").splitlines()
+    d = json.loads(lines[index])
+    change(d)
+    lines[index] = json.dumps(d, ensure_ascii=False)
+    dst.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _first_played(lines):
+    return next(i for i, x in enumerate(lines) if json.loads(x)["tricks"])
+
+
+@pytest.mark.parametrize("what,expect", [
+    ("payouts", "payouts"),
+    ("winner_of_trick", "tricks[0].winner"),
+    ("swap_cards", "tricks[0].cards"),
+    ("points", "points"),
+    ("extra_call", "auction"),
+])
+def test_replay_reports_the_first_discrepancy(sportowy_log, tmp_path, capsys, what, expect):
+    lines = sportowy_log.read_text(encoding="utf-8").splitlines()
+    i = _first_played(lines)
+
+    def change(d):
+        if what == "payouts":
+            d["payouts"][0] += 1
+        elif what == "winner_of_trick":
+            d["tricks"][0]["winner"] = (d["tricks"][0]["winner"] + 1) % 4
+        elif what == "swap_cards":
+            d["tricks"][0]["cards"][0] = "QX"  # not a card of the deck
+        elif what == "points":
+            d["points"][0] += 2
+            d["points"][1] -= 2
+        else:
+            d["auction"].append({"seat": 0, "call": "pass"})
+    bad = tmp_path / "bad.jsonl"
+    tamper(sportowy_log, bad, i, change)
+    assert main(["replay", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"line {i + 1} " in out and expect in out
+    assert "1 with a discrepancy" in out
+
+
+def test_replay_of_garbage_is_a_located_input_error(tmp_path, capsys):
+    p = tmp_path / "x.jsonl"
+    p.write_text('{"ruleset": "kop"}\nnot json\n', encoding="utf-8")
+    assert main(["replay", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert "line 1" in err and "missing" in err
+
+
+def test_bench_json(capsys):
+    assert main(["bench", "kop", "--hands", "20000", "--reference-hands", "50", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {(r["ruleset"], r["engine"]) for r in rows} == {("kop", "batch"), ("kop", "reference")}
+    for r in rows:
+        assert r["hands_per_s"] > 0 and r["peak_rss_mb"] > 0
