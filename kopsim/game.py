@@ -131,6 +131,7 @@ class State:
     points: list[float] = field(default_factory=list)
     tricks_won: list[int] = field(default_factory=list)
     outcome: Outcome | None = None
+    _legal: list[str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         n = self.rules.deck.players
@@ -389,17 +390,22 @@ class State:
 
     # ----------------------------------------------------------------------------------- API
     def legal_actions(self) -> list[str]:
-        if self.phase == "done" or self.turn is None:
-            return []
-        if self.phase == "auction":
-            return self.legal_calls(self.turn)
-        return self.legal_cards(self.turn)
+        # computed once per decision: bots ask through observation(), apply_action checks again
+        if self._legal is None:
+            if self.phase == "done" or self.turn is None:
+                self._legal = []
+            elif self.phase == "auction":
+                self._legal = self.legal_calls(self.turn)
+            else:
+                self._legal = self.legal_cards(self.turn)
+        return list(self._legal)
 
     def apply_action(self, action: str) -> None:
         legal = self.legal_actions()
         if action not in legal:
             raise IllegalAction(f"{action!r} is not legal for seat {self.turn} "
                                 f"in the {self.phase} (legal: {', '.join(legal)})")
+        self._legal = None
         if self.phase == "auction":
             self._apply_call(action)
         else:
