@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from .bots import bot_spec
 from .compiled import TIERS, WINNERS, CompiledRules, compile_rules
 from .records import HandRecord
 from .rng import GOLDEN as _G, MIX1 as _M1, MIX2 as _M2, STREAM as _S
@@ -117,7 +118,7 @@ def _play_batch(seeds, dealers, nc,
                 c_all_tricks, c_order, c_max_doubles, c_decl_double_first, c_has_pred,
                 c_won, c_lost, c_won_tiered, c_lost_tiered, c_mult, no_bid, dealt,
                 r_forbid, r_forbid_double, r_has_holding, r_first_call, r_bid_in_force, r_asked,
-                params, fparams, play_rules,
+                params, fparams, play_rules, bot_kind, bot_params, seat_bot,
                 o_contract, o_declarer, o_old, o_doubles, o_winner, o_tier, o_points, o_tricks,
                 o_payouts, o_perm, o_calls, o_call_seat, o_ncalls, o_cards, o_leaders, o_twin):
     n = seeds.shape[0]
@@ -293,14 +294,18 @@ def _play_batch(seeds, dealers, nc,
                             m = kept
                 if style == 2 and n_open_bids == 0:
                     continue  # nothing to bid: this seat does not speak
-                if turn == 0:
-                    j, st0 = _draw(st0, m)
-                elif turn == 1:
-                    j, st1 = _draw(st1, m)
-                elif turn == 2:
-                    j, st2 = _draw(st2, m)
+                kind = bot_kind[seat_bot[h, turn]]
+                if kind == 0:  # random
+                    if turn == 0:
+                        j, st0 = _draw(st0, m)
+                    elif turn == 1:
+                        j, st1 = _draw(st1, m)
+                    elif turn == 2:
+                        j, st2 = _draw(st2, m)
+                    else:
+                        j, st3 = _draw(st3, m)
                 else:
-                    j, st3 = _draw(st3, m)
+                    j = 0
                 call = buf[j]
                 if ncalls < max_calls:
                     o_calls[h, ncalls] = call
@@ -398,14 +403,18 @@ def _play_batch(seeds, dealers, nc,
                             if b:
                                 allowed = b
                     m = _popcount(allowed)
-                    if seat == 0:
-                        j, st0 = _draw(st0, m)
-                    elif seat == 1:
-                        j, st1 = _draw(st1, m)
-                    elif seat == 2:
-                        j, st2 = _draw(st2, m)
+                    kind = bot_kind[seat_bot[h, seat]]
+                    if kind == 0:  # random
+                        if seat == 0:
+                            j, st0 = _draw(st0, m)
+                        elif seat == 1:
+                            j, st1 = _draw(st1, m)
+                        elif seat == 2:
+                            j, st2 = _draw(st2, m)
+                        else:
+                            j, st3 = _draw(st3, m)
                     else:
-                        j, st3 = _draw(st3, m)
+                        j = 0
                     card = _nth_bit(allowed, j)
                     left[seat] = hand & ~(ONE << np.uint64(card))
                     o_cards[h, 4 * t + i] = card
@@ -604,9 +613,34 @@ class BatchResult:
             yield self.record(i, session)
 
 
+def kernel_lineup(bots: list | None, seat_bot: np.ndarray | None, n: int):
+    """(bot kinds, bot parameter rows, seat -> bot index per hand) for the kernel."""
+    if bots is None:
+        bots = [bot_spec("random")]
+    for b in bots:
+        if b.kernel_kind is None:
+            raise ValueError(f"bot {b.label!r} is plain Python: it plays through the reference "
+                             "engine, not the batch kernel")
+    kinds = np.array([b.kernel_kind for b in bots], np.int64)
+    rows = [b.kernel_params() for b in bots]
+    width = max([len(r) for r in rows] + [1])
+    params = np.zeros((len(bots), width), np.float64)
+    for i, r in enumerate(rows):
+        params[i, :len(r)] = r
+    if seat_bot is None:
+        seat_bot = np.zeros((n, 4), np.int64) if len(bots) == 1 else np.tile(np.arange(4), (n, 1))
+    seat_bot = np.ascontiguousarray(np.broadcast_to(seat_bot, (n, 4)), np.int64)
+    if len(bots) != 1 and seat_bot.max(initial=0) >= len(bots):
+        raise ValueError("seat_bot names a bot index beyond the bots given")
+    return kinds, params, seat_bot
+
+
 def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np.ndarray,
-               hand_index: np.ndarray | None = None) -> BatchResult:
-    """Play one hand per seed with random bots; hand i is dealt by `dealers[i]`."""
+               hand_index: np.ndarray | None = None, bots: list | None = None,
+               seat_bot: np.ndarray | None = None) -> BatchResult:
+    """Play one hand per seed; hand i is dealt by `dealers[i]`. `bots` are `BotSpec`s that run
+    in the kernel (default: random for every seat); `seat_bot[i, s]` is the index in `bots` of
+    the bot in seat s for hand i (default: bot s in seat s, or the single bot everywhere)."""
     cr = compiled if isinstance(compiled, CompiledRules) else compile_rules(compiled)
     a = cr.arrays
     seeds = np.ascontiguousarray(seeds, np.int64)
@@ -616,6 +650,7 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     hs = nc // 4
     p = cr.rules.play
     play_rules = np.array([p.follow_suit, p.trump_when_void, p.must_beat], np.int64)
+    bot_kind, bot_params, seat_bot = kernel_lineup(bots, seat_bot, n)
     out = dict(
         contract=np.empty(n, np.int16), declarer=np.empty(n, np.int8), old=np.empty(n, np.int8),
         doubles=np.empty(n, np.int8), winner=np.empty(n, np.int8), tier=np.empty(n, np.int8),
@@ -634,7 +669,7 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
                 a["c_won"], a["c_lost"], a["c_won_tiered"], a["c_lost_tiered"], a["c_mult"],
                 a["no_bid"], a["dealt"], a["r_forbid"], a["r_forbid_double"], a["r_has_holding"],
                 a["r_first_call"], a["r_bid_in_force"], a["r_asked"], a["params"], a["fparams"],
-                play_rules,
+                play_rules, bot_kind, bot_params, seat_bot,
                 out["contract"], out["declarer"], out["old"], out["doubles"], out["winner"],
                 out["tier"], out["points"], out["tricks"], out["payouts"], out["perm"],
                 out["calls"], out["call_seat"], out["ncalls"], out["cards"], out["leaders"],

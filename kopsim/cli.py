@@ -132,6 +132,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--reference-hands", type=int, default=5_000)
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=_cmd_bench)
+
+    # --- solver command (issue 3): kopsim solve
+    # --- bot commands (issue 3): kopsim duel
+    # --- experiment commands (issue 4): kopsim run
+    # --- report commands (issue 5): kopsim report, kopsim rules diff
     return p
 
 

@@ -1,21 +1,31 @@
-"""Play whole hands through the reference engine."""
+"""Play whole hands through the reference engine, with any bots (plain-Python ones included)."""
 
 from __future__ import annotations
 
-from .bots import RandomBot
+from .bots import BotSpec, bot_spec
 from .game import Deal, State
 from .records import HandRecord, record_from_state
 from .rng import hand_seed
 from .ruleset import Ruleset
 
+_RANDOM = None
 
-def play_random_hand(rules: Ruleset, seed: int, dealer: int) -> State:
+
+def play_hand(rules: Ruleset, seed: int, dealer: int, bots: list[BotSpec]) -> State:
+    """One hand; bots[s] plays seat s and sees only observation(s)."""
     state = State(rules, Deal.from_seed(rules, seed, dealer))
-    bots = [RandomBot(seed, s) for s in range(4)]
+    players = [b.make(seed, s, rules) for s, b in enumerate(bots)]
     while not state.is_terminal():
         seat = state.current_player()
-        state.apply_action(bots[seat].act(state.observation(seat)))
+        state.apply_action(players[seat].act(state.observation(seat)))
     return state
+
+
+def play_random_hand(rules: Ruleset, seed: int, dealer: int) -> State:
+    global _RANDOM
+    if _RANDOM is None:
+        _RANDOM = bot_spec("random")
+    return play_hand(rules, seed, dealer, [_RANDOM] * 4)
 
 
 def random_records(rules: Ruleset, run_seed: int, start: int, count: int) -> list[HandRecord]:

@@ -1,0 +1,87 @@
+"""Bots: registered by name with typed parameters, e.g. `{ name = "pimc", samples = 32 }`.
+
+A bot is constructed per hand and seat as `Bot(params, hand_seed, seat, rules)` and answers
+`act(observation) -> call or card`. It never receives the `State`, only `Observation`s, which hold
+what its seat may know. A bot with a `kernel_kind` also runs inside the batch kernel, from the
+same decision code; others (plug-ins written in plain Python) run through the reference engine.
+
+Third-party bots register through the `kopsim.bots` entry-point group: the entry point names a
+class with `name`, `Params` (a pydantic model), `kernel_kind = None` and `act`.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..errors import InputError, Problem
+from .random import RandomBot
+
+REGISTRY: dict[str, type] = {RandomBot.name: RandomBot}
+
+
+def register(cls: type) -> type:
+    REGISTRY[cls.name] = cls
+    return cls
+
+
+def _load_plugins() -> None:
+    try:
+        eps = entry_points(group="kopsim.bots")
+    except TypeError:  # pragma: no cover - Python < 3.10 API
+        eps = entry_points().get("kopsim.bots", [])
+    for ep in eps:
+        if ep.name not in REGISTRY:
+            REGISTRY[ep.name] = ep.load()
+
+
+class BotSpec:
+    """A bot name with validated parameters; `label` names it in results."""
+
+    def __init__(self, cls: type, params: Any, label: str):
+        self.cls, self.params, self.label = cls, params, label
+
+    @property
+    def name(self) -> str:
+        return self.cls.name
+
+    @property
+    def kernel_kind(self) -> int | None:
+        return getattr(self.cls, "kernel_kind", None)
+
+    def kernel_params(self) -> list[float]:
+        return list(self.cls.kernel_params(self.params))
+
+    def make(self, hand_seed: int, seat: int, rules=None):
+        return self.cls(self.params, hand_seed, seat, rules)
+
+    def __repr__(self) -> str:
+        return f"BotSpec({self.label})"
+
+
+def bot_spec(spec: str | dict, where: str = "bot") -> BotSpec:
+    """"random" or {name = "heuristic", zolo = 0.7, ...} -> BotSpec, with located errors."""
+    _load_plugins()
+    if isinstance(spec, str):
+        spec = {"name": spec}
+    if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+        raise InputError([Problem(where, "name", "a bot is a name or a table with `name`")])
+    data = dict(spec)
+    name = data.pop("name")
+    label = data.pop("label", None)
+    cls = REGISTRY.get(name)
+    if cls is None:
+        raise InputError([Problem(where, "name", f"no bot named {name!r} "
+                                  f"(known: {', '.join(sorted(REGISTRY))})")])
+    try:
+        params = cls.Params.model_validate(data)
+    except ValidationError as e:
+        raise InputError([Problem(where, ".".join(str(x) for x in err["loc"]),
+                                  err["msg"]) for err in e.errors()])
+    if label is None:
+        shown = params.model_dump(exclude_defaults=True)
+        label = name + ("" if not shown else
+                        "(" + ", ".join(f"{k}={v}" for k, v in shown.items()) + ")")
+    return BotSpec(cls, params, label)
