@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from .bots import bot_spec
+from .bots.heuristic import heur_call, heur_card, heuristic_tables, relations
 from .compiled import TIERS, WINNERS, CompiledRules, compile_rules
 from .records import HandRecord
 from .rng import GOLDEN as _G, MIX1 as _M1, MIX2 as _M2, STREAM as _S
@@ -118,7 +119,7 @@ def _play_batch(seeds, dealers, nc,
                 c_all_tricks, c_order, c_max_doubles, c_decl_double_first, c_has_pred,
                 c_won, c_lost, c_won_tiered, c_lost_tiered, c_mult, no_bid, dealt,
                 r_forbid, r_forbid_double, r_has_holding, r_first_call, r_bid_in_force, r_asked,
-                params, fparams, play_rules, bot_kind, bot_params, seat_bot,
+                params, fparams, play_rules, bot_kind, bot_params, seat_bot, h_power, h_ctab,
                 o_contract, o_declarer, o_old, o_doubles, o_winner, o_tier, o_points, o_tricks,
                 o_payouts, o_perm, o_calls, o_call_seat, o_ncalls, o_cards, o_leaders, o_twin):
     n = seeds.shape[0]
@@ -150,6 +151,16 @@ def _play_batch(seeds, dealers, nc,
     buf = np.zeros(2 + K + 16, np.int64)
     tmp = np.zeros(2 + K + 16, np.int64)
     dseats = np.zeros(16, np.int64)
+    who_played = np.full(nc, -1, np.int64)
+    trick_buf = np.zeros(4, np.int64)
+    rel = np.zeros(4, np.int64)
+    bel_k = np.zeros(4, np.int64)
+    bel_decl = np.zeros(4, np.int64)
+    normal_k = -1
+    for j in range(no_bid.shape[0]):
+        if not c_has_pred[no_bid[j]]:
+            normal_k = no_bid[j]
+            break
     points = np.zeros(4, np.float64)
     tricks = np.zeros(4, np.int64)
     pay = np.zeros(4, np.float64)
@@ -196,6 +207,18 @@ def _play_batch(seeds, dealers, nc,
                 if c_team[k] == 2:
                     imp_decl = found
                 break
+        # --- what each seat can tell of the no-bid contract from its own hand (for its bot)
+        for s in range(4):
+            bel_k[s] = normal_k
+            bel_decl[s] = -1
+            for j in range(no_bid.shape[0]):
+                k = no_bid[j]
+                if k == normal_k:
+                    break
+                if c_team[k] == 2 and elig[k, s]:
+                    bel_k[s] = k
+                    bel_decl[s] = s
+                    break
         # --- dealt contracts skip the auction
         contract = -1
         declarer = -1
@@ -305,7 +328,9 @@ def _play_batch(seeds, dealers, nc,
                     else:
                         j, st3 = _draw(st3, m)
                 else:
-                    j = 0
+                    b = seat_bot[h, turn]
+                    j = heur_call(buf, m, hands[turn], turn, bid, bidder, bel_k[turn],
+                                  bel_decl[turn], K, h_ctab, h_power, bot_params[b])
                 call = buf[j]
                 if ncalls < max_calls:
                     o_calls[h, ncalls] = call
@@ -376,6 +401,8 @@ def _play_batch(seeds, dealers, nc,
             # --- play
             o = c_order[contract]
             leader = forehand
+            for c in range(nc):
+                who_played[c] = -1
             for s in range(4):
                 left[s] = hands[s]
             trump = suit_mask[o, 0]
@@ -413,9 +440,17 @@ def _play_batch(seeds, dealers, nc,
                             j, st2 = _draw(st2, m)
                         else:
                             j, st3 = _draw(st3, m)
+                        card = _nth_bit(allowed, j)
                     else:
-                        j = 0
-                    card = _nth_bit(allowed, j)
+                        kb = bid if bid >= 0 else bel_k[seat]
+                        db = bidder if bid >= 0 else bel_decl[seat]
+                        relations(rel, seat, hands[seat], kb, db, h_ctab, c_team_cards,
+                                  who_played)
+                        card = heur_card(allowed, hand, seat, h_ctab[kb, 2], trick_buf, i,
+                                         leader, rel, who_played, suit, suit_mask, beat_mask,
+                                         card_points, h_power, bot_params[seat_bot[h, seat]])
+                    trick_buf[i] = card
+                    who_played[card] = seat
                     left[seat] = hand & ~(ONE << np.uint64(card))
                     o_cards[h, 4 * t + i] = card
                     pts += card_points[card]
@@ -651,6 +686,9 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     p = cr.rules.play
     play_rules = np.array([p.follow_suit, p.trump_when_void, p.must_beat], np.int64)
     bot_kind, bot_params, seat_bot = kernel_lineup(bots, seat_bot, n)
+    if "heuristic" not in cr.derived:
+        cr.derived["heuristic"] = heuristic_tables(cr)
+    h_power, h_ctab = cr.derived["heuristic"]
     out = dict(
         contract=np.empty(n, np.int16), declarer=np.empty(n, np.int8), old=np.empty(n, np.int8),
         doubles=np.empty(n, np.int8), winner=np.empty(n, np.int8), tier=np.empty(n, np.int8),
@@ -669,7 +707,7 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
                 a["c_won"], a["c_lost"], a["c_won_tiered"], a["c_lost_tiered"], a["c_mult"],
                 a["no_bid"], a["dealt"], a["r_forbid"], a["r_forbid_double"], a["r_has_holding"],
                 a["r_first_call"], a["r_bid_in_force"], a["r_asked"], a["params"], a["fparams"],
-                play_rules, bot_kind, bot_params, seat_bot,
+                play_rules, bot_kind, bot_params, seat_bot, h_power, h_ctab,
                 out["contract"], out["declarer"], out["old"], out["doubles"], out["winner"],
                 out["tier"], out["points"], out["tricks"], out["payouts"], out["perm"],
                 out["calls"], out["call_seat"], out["ncalls"], out["cards"], out["leaders"],

@@ -44,6 +44,7 @@ class CompiledRules:
     arrays: dict[str, np.ndarray] = field(default_factory=dict)
     max_calls: int = 0
     sha256: str = ""
+    derived: dict = field(default_factory=dict)  # tables other modules build once (bots)
 
     def call_code(self, name: str, doubles_said: int = 0) -> int:
         return self.call_names.index(name)

@@ -17,9 +17,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import InputError, Problem
+from .heuristic import HeuristicBot
 from .random import RandomBot
 
-REGISTRY: dict[str, type] = {RandomBot.name: RandomBot}
+REGISTRY: dict[str, type] = {RandomBot.name: RandomBot, HeuristicBot.name: HeuristicBot}
 
 
 def register(cls: type) -> type:

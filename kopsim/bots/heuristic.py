@@ -1,0 +1,419 @@
+"""heuristic: rule-based bidding and play, as a good club player plays Kop and Baśka.
+
+Bidding: the hand is valued in each contract's card order (a sum of per-card powers, roughly the
+tricks it takes alone); it bids the highest contract whose threshold it reaches, stays silent with
+a cicha hand that is good enough, calls wesele with a weak one, and doubles when its hand is strong
+against the contract in force. Play: draws trumps with a master trump, wins tricks cheaply,
+smears points onto a partner's winning trick, keeps high trumps otherwise, and infers the
+partnerships from the cards that reveal them (the black queens, the called jack).
+
+The decisions are numba functions of what the seat may know (its own cards, the public auction,
+the cards played and by whom) plus the ruleset's public tables. The batch kernel calls them
+directly; `HeuristicBot` calls the very same functions from an `Observation`, so both engines play
+identically (tests/test_engines_agree.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..compiled import CompiledRules, compile_rules
+from ..game import Observation
+
+# parameter vector layout (kernel rows and Params share it)
+P_SOLO, P_DU, P_CICHA, P_DOUBLE, P_REDOUBLE, P_TEAM_DOUBLE, P_SMEAR = range(7)
+
+
+class HeuristicParams(BaseModel):
+    """Thresholds on hand strength (≈ tricks the hand takes alone, 0–4)."""
+
+    model_config = ConfigDict(extra="forbid", strict=False)
+    solo: float = Field(2.9, description="bid a lone points contract (zolo, gran) from this")
+    du: float = Field(3.45, description="bid a lone all-tricks contract (zolo du) from this")
+    cicha: float = Field(2.3, description="with both black queens: stay silent from this, "
+                                          "else call wesele")
+    double: float = Field(1.7, description="double a lone declarer's contract from this")
+    redouble: float = Field(3.2, description="redouble one's own contract from this")
+    team_double: float = Field(2.6, description="double in a team game from this")
+    smear: float = Field(1.0, description="smear points on a partner's trick (1) or not (0)")
+
+
+# --------------------------------------------------------------------------------------- tables
+
+
+def heuristic_tables(cr: CompiledRules) -> tuple[np.ndarray, np.ndarray]:
+    """(power[o, c], ctab[k, :]): per-order card powers and per-contract public features.
+
+    power: trumps from 1.0 (top) down to 0.1 (lowest); a plain suit's top card 0.55, its second
+    0.2, the rest 0.05 — the chance, roughly, that the card takes a trick for a lone player.
+    ctab columns: team (0 holders, 1 called, 2 alone), all_tricks, order, instant, bid position,
+    first team card index, number of team cards.
+    """
+    r = cr.rules
+    cards = cr.cards
+    index = {c: i for i, c in enumerate(cards)}
+    orders = list(r.orders)
+    power = np.zeros((len(orders), len(cards)), np.float64)
+    for oi, name in enumerate(orders):
+        o = r.orders[name]
+        n = len(o.trumps)
+        for i, c in enumerate(o.trumps):
+            power[oi, index[c]] = 1.0 - 0.9 * i / max(n - 1, 1)
+        for group in o.plain.values():
+            for i, c in enumerate(group):
+                power[oi, index[c]] = (0.55, 0.2)[i] if i < 2 else 0.05
+    a = cr.arrays
+    K = len(cr.contract_names)
+    ctab = np.zeros((K, 7), np.int64)
+    for k in range(K):
+        ctab[k, 0] = a["c_team"][k]
+        ctab[k, 1] = a["c_all_tricks"][k]
+        ctab[k, 2] = a["c_order"][k]
+        ctab[k, 3] = a["c_instant"][k]
+        ctab[k, 4] = a["bid_pos"][k]
+    return power, ctab
+
+
+@njit(cache=True)
+def strength(hand, o, power):
+    s = 0.0
+    for c in range(power.shape[1]):
+        if (hand >> np.uint64(c)) & np.uint64(1):
+            s += power[o, c]
+    return s
+
+
+# -------------------------------------------------------------------------------------- auction
+
+
+@njit(cache=True)
+def heur_call(calls, m, hand, seat, bid, bidder, imp, imp_decl, K, ctab, power, prm):
+    """Index in calls[:m] of the call to make. imp/imp_decl: the contract that would be played
+    if nobody bids and its declarer *as far as this seat can tell* (itself if its own hand makes
+    it the cicha player, otherwise -1)."""
+    best = -1
+    best_pos = -1
+    for i in range(m):
+        code = calls[i]
+        if code < 2 or code >= 2 + K:
+            continue
+        k = code - 2
+        if ctab[k, 3]:
+            return i  # an instant win: always take it
+        s = strength(hand, ctab[k, 2], power)
+        want = False
+        if ctab[k, 0] == 2:
+            want = s >= (prm[P_DU] if ctab[k, 1] else prm[P_SOLO])
+        elif ctab[k, 0] == 1:
+            # wesele: with a hand too weak to play the silent game alone
+            want = imp_decl != seat or s < prm[P_CICHA]
+        else:
+            want = s >= prm[P_TEAM_DOUBLE]
+        if want and ctab[k, 4] > best_pos:
+            best = i
+            best_pos = ctab[k, 4]
+    if best >= 0:
+        return best
+    for i in range(m):
+        if calls[i] >= 2 + K:  # the next double
+            k = bid if bid >= 0 else imp
+            decl = bidder if bid >= 0 else imp_decl
+            s = strength(hand, ctab[k, 2], power)
+            if decl == seat:
+                if s >= prm[P_REDOUBLE]:
+                    return i
+            elif ctab[k, 0] == 2 and decl >= 0:
+                if s >= prm[P_DOUBLE]:
+                    return i
+            elif s >= prm[P_TEAM_DOUBLE]:
+                return i
+    for want in (0, 1):  # pass, else ask
+        for i in range(m):
+            if calls[i] == want:
+                return i
+    return 0  # forced to bid: the lowest bid on offer
+
+
+# ------------------------------------------------------------------------------------- partners
+
+
+@njit(cache=True)
+def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
+    """rel[s] for each seat as this seat sees it: 2 itself, 1 partner, -1 opponent, 0 unknown.
+
+    k: the contract as this seat knows it (the bid in force, or the no-bid contract it believes
+    in); decl: its declarer (-1 if none). team_cards[k, :]: cards forming the team (-1 padded).
+    who_played[c]: seat that played card c, -1 if not (yet) seen.
+    """
+    one = np.uint64(1)
+    for s in range(4):
+        rel[s] = 0
+    rel[seat] = 2
+    team = ctab[k, 0]
+    if team == 2:
+        for s in range(4):
+            if s != seat:
+                rel[s] = -1 if (seat == decl or s == decl) else 1
+        return
+    if team == 1:
+        # the declarer plus the holder of the first team card he lacks
+        for i in range(team_cards.shape[1]):
+            c = team_cards[k, i]
+            if c < 0:
+                return
+            if seat == decl:
+                if (dealt >> np.uint64(c)) & one:
+                    continue  # I hold it: look further down the list
+                p = who_played[c]
+                if p >= 0:
+                    for s in range(4):
+                        if s != seat:
+                            rel[s] = 1 if s == p else -1
+                return
+            if (dealt >> np.uint64(c)) & one:
+                for s in range(4):
+                    if s != seat:
+                        rel[s] = 1 if s == decl else -1
+                return
+            p = who_played[c]
+            if p == decl:
+                continue  # the declarer holds it: the next card decides
+            if p >= 0:
+                for s in range(4):
+                    if s != seat:
+                        rel[s] = -1 if (s == decl or s == p) else 1
+            return
+        return
+    # holders: the seats holding the team cards play together
+    mine = False
+    n_team = 0
+    n_known = 0
+    holders = 0  # bitmask of seats seen playing a team card
+    for i in range(team_cards.shape[1]):
+        c = team_cards[k, i]
+        if c < 0:
+            break
+        n_team += 1
+        if (dealt >> np.uint64(c)) & one:
+            mine = True
+            n_known += 1
+        elif who_played[c] >= 0:
+            holders |= 1 << who_played[c]
+            n_known += 1
+    n_h = 0
+    for s in range(4):
+        if (holders >> s) & 1:
+            n_h += 1
+    for s in range(4):
+        if s == seat:
+            continue
+        if (holders >> s) & 1:
+            rel[s] = 1 if mine else -1
+        elif n_known == n_team:
+            # all team cards located; if one seat showed them all it plays a silent lone game
+            # and the rest of us are partners
+            rel[s] = -1 if mine else 1
+    _ = n_h
+
+
+# ----------------------------------------------------------------------------------------- play
+
+
+@njit(cache=True)
+def heur_card(legal, hand, seat, o, trick, n_in_trick, leader, rel, who_played,
+              suit, suit_mask, beat_mask, card_points, power, prm):
+    """The card to play from `legal` (a bitmask). trick[:n_in_trick]: cards already in the trick,
+    led by `leader`."""
+    one = np.uint64(1)
+    nc = power.shape[1]
+    if n_in_trick == 0:
+        # lead: a master trump (no higher trump unseen) draws trumps; else a plain-suit top card;
+        # else the weakest card, keeping high trumps
+        trumps = suit_mask[o, 0]
+        best_trump = -1
+        for c in range(nc):
+            if (legal >> np.uint64(c)) & one and (trumps >> np.uint64(c)) & one:
+                if best_trump < 0 or power[o, c] > power[o, best_trump]:
+                    best_trump = c
+        if best_trump >= 0:
+            master = True
+            for c in range(nc):
+                if ((trumps >> np.uint64(c)) & one and power[o, c] > power[o, best_trump]
+                        and who_played[c] < 0 and not (hand >> np.uint64(c)) & one):
+                    master = False
+                    break
+            if master:
+                return best_trump
+        for c in range(nc):
+            if (legal >> np.uint64(c)) & one and suit[o, c] != 0 and power[o, c] >= 0.5:
+                return c
+        return _weakest(legal, o, power, card_points, nc)
+    led = suit[o, trick[0]]
+    w = trick[0]
+    wpos = 0
+    pts = card_points[trick[0]]
+    for i in range(1, n_in_trick):
+        pts += card_points[trick[i]]
+        if (beat_mask[o, led, w] >> np.uint64(trick[i])) & one:
+            w = trick[i]
+            wpos = i
+    wseat = (leader + wpos) % 4
+    last = n_in_trick == 3
+    beaters = legal & beat_mask[o, led, w]
+    if rel[wseat] == 1 and (last or _is_master(w, o, led, hand, who_played, beat_mask)):
+        if prm[P_SMEAR] > 0.5 and beaters == np.uint64(0):
+            return _richest(legal, o, power, card_points, nc)
+        return _weakest(legal, o, power, card_points, nc)
+    if beaters != np.uint64(0):
+        if last or pts >= 10 or rel[wseat] != 1:
+            return _cheapest(beaters, o, power, card_points, nc)
+    return _weakest(legal, o, power, card_points, nc)
+
+
+@njit(cache=True)
+def _is_master(w, o, led, hand, who_played, beat_mask):
+    """No unseen card outside my hand can beat w."""
+    m = beat_mask[o, led, w]
+    for c in range(who_played.shape[0]):
+        if (m >> np.uint64(c)) & np.uint64(1) and who_played[c] < 0 \
+                and not (hand >> np.uint64(c)) & np.uint64(1):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _weakest(mask, o, power, card_points, nc):
+    best = -1
+    for c in range(nc):
+        if (mask >> np.uint64(c)) & np.uint64(1):
+            if best < 0 or (power[o, c] + card_points[c] / 40.0
+                            < power[o, best] + card_points[best] / 40.0):
+                best = c
+    return best
+
+
+@njit(cache=True)
+def _cheapest(mask, o, power, card_points, nc):
+    best = -1
+    for c in range(nc):
+        if (mask >> np.uint64(c)) & np.uint64(1):
+            if best < 0 or power[o, c] < power[o, best]:
+                best = c
+    return best
+
+
+@njit(cache=True)
+def _richest(mask, o, power, card_points, nc):
+    best = -1
+    for c in range(nc):
+        if (mask >> np.uint64(c)) & np.uint64(1):
+            if best < 0 or card_points[c] - 5 * power[o, c] > card_points[best] - 5 * power[o, best]:
+                best = c
+    return best
+
+
+# ------------------------------------------------------------------------ the reference-engine bot
+
+
+class HeuristicBot:
+    name = "heuristic"
+    Params = HeuristicParams
+    kernel_kind = 1
+
+    _tables: dict = {}
+
+    def __init__(self, params: HeuristicParams, hand_seed: int, seat: int, rules=None):
+        self.params = params
+        self.seat = seat
+        self.rules = rules
+        self.prm = np.array(self.kernel_params(params), np.float64)
+
+    @staticmethod
+    def kernel_params(params: HeuristicParams) -> list[float]:
+        p = params
+        return [p.solo, p.du, p.cicha, p.double, p.redouble, p.team_double, p.smear]
+
+    def _compiled(self):
+        key = self.rules.sha256()
+        if key not in HeuristicBot._tables:
+            cr = compile_rules(self.rules)
+            HeuristicBot._tables[key] = (cr, *heuristic_tables(cr))
+        return HeuristicBot._tables[key]
+
+    def act(self, obs: Observation) -> str:
+        cr, power, ctab = self._compiled()
+        a = cr.arrays
+        index = {c: i for i, c in enumerate(cr.cards)}
+        K = len(cr.contract_names)
+        dealt = _mask(obs.dealt, index)
+        imp, imp_decl, normal = _believed_no_bid(cr, obs, dealt)
+        if obs.phase == "auction":
+            codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
+            bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
+            bidder = -1 if obs.bidder is None else obs.bidder
+            i = heur_call(codes, len(codes), dealt, obs.seat, bid, bidder, imp, imp_decl, K,
+                          ctab, power, self.prm)
+            return obs.legal_actions[i]
+        who = np.full(len(cr.cards), -1, np.int64)
+        for t in obs.tricks:
+            for j, c in enumerate(t.cards):
+                who[index[c]] = (t.leader + j) % 4
+        if obs.bid is not None:
+            k, decl = cr.contract_names.index(obs.bid), obs.bidder
+        elif imp_decl == obs.seat:
+            k, decl = imp, imp_decl
+        else:
+            k, decl = normal, -1
+        rel = np.zeros(4, np.int64)
+        relations(rel, obs.seat, dealt, k, decl, ctab, a["c_team_cards"].astype(np.int64), who)
+        cur = obs.tricks[-1] if obs.tricks and obs.tricks[-1].winner is None else None
+        trick = np.zeros(4, np.int64)
+        n = 0
+        leader = obs.seat
+        if cur is not None:
+            leader = cur.leader
+            for j, c in enumerate(cur.cards):
+                trick[j] = index[c]
+            n = len(cur.cards)
+        legal = _mask(obs.legal_actions, index)
+        hand = _mask(obs.hand, index)
+        c = heur_card(np.uint64(legal), np.uint64(hand), obs.seat, ctab[k, 2], trick, n, leader,
+                      rel, who, a["suit"], a["suit_mask"], a["beat_mask"], a["card_points"],
+                      power, self.prm)
+        return cr.cards[c]
+
+
+def _mask(cards, index) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << index[c]
+    return m
+
+
+def _believed_no_bid(cr: CompiledRules, obs: Observation, dealt: int) -> tuple[int, int, int]:
+    """(the no-bid contract, its declarer) as this seat can tell from its own hand, and the
+    unconditional no-bid contract (what everyone else believes: a normal game)."""
+    rules = cr.rules
+    pos = ("forehand", "second", "third", "dealer")[(obs.seat - obs.dealer - 1) % 4]
+    hand = set(obs.dealt)
+    normal = -1
+    mine = (-1, -1)
+    for name in rules.auction.no_bid:
+        c = rules.contracts[name]
+        k = cr.contract_names.index(name)
+        if c.eligible is None:
+            if normal < 0:
+                normal = k
+            continue
+        if mine[0] < 0 and c.team == "alone" and c.eligible.holds(hand, pos):
+            mine = (k, obs.seat)
+    if mine[0] >= 0 and _before(rules, mine[0], normal, cr):
+        return mine[0], mine[1], normal
+    return normal, -1, normal
+
+
+def _before(rules, k1: int, k2: int, cr) -> bool:
+    order = [cr.contract_names.index(n) for n in rules.auction.no_bid]
+    return order.index(k1) < order.index(k2)
