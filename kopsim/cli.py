@@ -92,6 +92,15 @@ def _cmd_bench(args) -> int:
     return 0
 
 
+def _lazy(module: str, name: str):
+    """A handler imported only when its command runs (keeps `kopsim --help` fast)."""
+    def run(args):
+        import importlib
+
+        return getattr(importlib.import_module(module), name)(args)
+    return run
+
+
 def _arg_problem(opt: str, msg: str):
     from .errors import Problem
 
@@ -135,6 +144,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     # --- solver command (issue 3): kopsim solve
     # --- bot commands (issue 3): kopsim duel
+    d = sub.add_parser("duel", help="duplicate match of two bots: A − B per hand with a 95% CI")
+    d.add_argument("ruleset")
+    d.add_argument("--a", required=True, help='a bot: "heuristic", "pimc:samples=16" or '
+                   "\"{name='heuristic', solo=2.5}\"")
+    d.add_argument("--b", required=True)
+    d.add_argument("--deals", type=int, default=2000)
+    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--jobs", type=int, default=1, help="processes for plain-Python bots")
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(func=_lazy("kopsim.duel", "cmd_duel"))
     # --- experiment commands (issue 4): kopsim run
     # --- report commands (issue 5): kopsim report, kopsim rules diff
     return p
