@@ -77,6 +77,20 @@ class CardOrder:
         return strengths.index(max(strengths))
 
 
+def old_side_of(rules: Ruleset, deal: Deal, contract: str, declarer: int | None) -> list[int]:
+    """The old side of a contract on a deal: the holders of its team cards, the declarer and
+    the holder of the first team card he lacks, or the declarer alone."""
+    c = rules.contracts[contract]
+    if c.team == "holders":
+        return sorted({s for s in range(4) for card in c.team_cards if card in deal.hands[s]})
+    assert declarer is not None
+    if c.team == "called":
+        partner = next((s for card in c.team_cards if card not in deal.hands[declarer]
+                        for s in range(4) if card in deal.hands[s]), None)
+        return sorted({declarer} | ({partner} if partner is not None else set()))
+    return [declarer]
+
+
 # ---------------------------------------------------------------------------------- observation
 
 
@@ -320,17 +334,7 @@ class State:
         self.contract, self.declarer = contract, declarer
         if self.bid is None and contract in self.rules.auction.dealt:
             self.bid, self.bidder = contract, declarer
-        if c.team == "holders":
-            self.old_side = sorted({s for s in range(4) for card in c.team_cards
-                                    if card in self.deal.hands[s]})
-        elif c.team == "called":
-            assert declarer is not None
-            partner = next((s for card in c.team_cards if card not in self.deal.hands[declarer]
-                            for s in range(4) if card in self.deal.hands[s]), None)
-            self.old_side = sorted({declarer} | ({partner} if partner is not None else set()))
-        else:
-            assert declarer is not None
-            self.old_side = [declarer]
+        self.old_side = old_side_of(self.rules, self.deal, contract, declarer)
         if c.instant:
             self._finish()
             return

@@ -18,9 +18,10 @@ from pydantic import ValidationError
 
 from ..errors import InputError, Problem
 from .heuristic import HeuristicBot
+from .pimc import CheatBot, PimcBot
 from .random import RandomBot
 
-REGISTRY: dict[str, type] = {RandomBot.name: RandomBot, HeuristicBot.name: HeuristicBot}
+REGISTRY: dict[str, type] = {b.name: b for b in (RandomBot, HeuristicBot, PimcBot, CheatBot)}
 
 
 def register(cls: type) -> type:
@@ -85,4 +86,6 @@ def bot_spec(spec: str | dict, where: str = "bot") -> BotSpec:
         shown = params.model_dump(exclude_defaults=True)
         label = name + ("" if not shown else
                         "(" + ", ".join(f"{k}={v}" for k, v in shown.items()) + ")")
+    if getattr(cls, "sees_all", False) and "sees all" not in label:
+        label += " [sees all hands]"
     return BotSpec(cls, params, label)
