@@ -143,6 +143,20 @@ def build_parser() -> argparse.ArgumentParser:
     b.set_defaults(func=_cmd_bench)
 
     # --- solver command (issue 3): kopsim solve
+    def _cmd_solve(args) -> int:
+        from .solver import cmd_solve
+
+        return cmd_solve(args)
+
+    sv = sub.add_parser("solve", help="exact double-dummy value and best line of a deal")
+    sv.add_argument("ruleset")
+    sv.add_argument("--hands", required=True,
+                    help='four hands, seat 0 first, separated by "|": "AH 10H QC QS | ..."')
+    sv.add_argument("--contract", required=True)
+    sv.add_argument("--declarer", type=int, help="the declarer's seat (alone/called contracts)")
+    sv.add_argument("--dealer", type=int, default=0)
+    sv.add_argument("--leader", type=int, help="default: the dealer's left (forehand)")
+    sv.set_defaults(func=_cmd_solve)
     # --- bot commands (issue 3): kopsim duel
     d = sub.add_parser("duel", help="duplicate match of two bots: A − B per hand with a 95% CI")
     d.add_argument("ruleset")

@@ -1,0 +1,117 @@
+"""Bots decide from what their seat may know: hidden cards never change a decision."""
+
+import random
+
+import pytest
+
+from kopsim.bots import bot_spec
+from kopsim.bots.pimc import _Sampler, public_history, replay
+from kopsim.errors import InputError
+from kopsim.game import Deal, State
+from kopsim.play import play_hand
+from kopsim.rng import hand_seed
+from kopsim.ruleset import load_ruleset
+
+RULES = {n: load_ruleset(n) for n in ("kop", "baska", "kop-sportowy")}
+
+
+def _reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State | None:
+    """Another deal with the same public history and the same cards for `seat`: the cards the
+    others still hold are dealt again among them (same counts), kept if the history replays."""
+    history = [(s, c) for s, c in state.auction]
+    history += [((t.leader + j) % 4, c) for t in state.tricks for j, c in enumerate(t.cards)]
+    history += [((state.leader + j) % 4, c) for j, c in enumerate(state.trick)]
+    hidden = [c for s in range(4) if s != seat for c in state.held[s]]
+    for _ in range(300):
+        rng.shuffle(hidden)
+        hands, i = [], 0
+        for s in range(4):
+            if s == seat:
+                hands.append(list(state.deal.hands[s]))
+                continue
+            played = [c for c in state.deal.hands[s] if c not in state.held[s]]
+            n = len(state.held[s])
+            hands.append(played + hidden[i:i + n])
+            i += n
+        if any(sorted(h) != sorted(o) for s, (h, o) in enumerate(zip(hands, state.deal.hands))
+               if s != seat):
+            other = replay(state.rules, state.deal.dealer, hands, history)
+            if other is not None:
+                return other
+    return None
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "pimc:samples=6,auction_samples=3"])
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_hidden_cards_never_change_a_decision(name, bot):
+    from kopsim.duel import parse_bot
+
+    rules = RULES[name]
+    spec = parse_bot(bot, "bot")
+    rng = random.Random(5)
+    checked = 0
+    for i in range(12):
+        seed = hand_seed(21, i)
+        state = State(rules, Deal.from_seed(rules, seed, i % 4))
+        steps = rng.randrange(0, 20)
+        for _ in range(steps):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        other = _reshuffle_hidden(state, seat, rng)
+        if other is None:
+            continue
+        assert other.observation(seat) == state.observation(seat)
+        a = spec.make(seed, seat, rules).act(state.observation(seat))
+        b = spec.make(seed, seat, rules).act(other.observation(seat))
+        assert a == b
+        checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_pimc_samples_agree_with_everything_public(name):
+    rules = RULES[name]
+    rng = random.Random(1)
+    for i in range(10):
+        state = State(rules, Deal.from_seed(rules, hand_seed(2, i), i % 4))
+        for _ in range(rng.randrange(4, 24)):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        obs = state.observation(seat)
+        sampler = _Sampler(rules, obs, random.Random(3), 200)
+        for _ in range(5):
+            got = sampler.sample(public_history(obs))
+            assert got is not None
+            hands, st = got
+            assert tuple(hands[seat]) == state.deal.hands[seat]
+            assert sorted(c for h in hands for c in h) == sorted(rules.cards())
+            assert st.observation(seat) == obs  # the sample explains everything this seat saw
+
+
+def test_pimc_and_cheat_play_whole_hands_reproducibly():
+    rules = RULES["baska"]
+    p, h, c = bot_spec("pimc"), bot_spec("heuristic"), bot_spec("cheat-dd")
+    assert "sees all hands" in c.label and "sees all" not in p.label
+    for i in range(3):
+        seed = hand_seed(8, i)
+        a = play_hand(rules, seed, i % 4, [p, h, c, h])
+        b = play_hand(rules, seed, i % 4, [p, h, c, h])
+        assert a.auction == b.auction and a.tricks == b.tricks
+        assert a.outcome == b.outcome
+
+
+def test_bot_parameters_are_typed():
+    with pytest.raises(InputError) as e:
+        bot_spec({"name": "pimc", "samples": 0}, "bots[1]")
+    assert "bots[1]" in str(e.value) and "samples" in str(e.value)
+    assert bot_spec({"name": "pimc", "samples": 8}).label == "pimc(samples=8)"

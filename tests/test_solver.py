@@ -1,0 +1,228 @@
+"""The double-dummy solver: exact against plain minimax, its leaves priced as `scoring.score`
+prices a hand, its best lines legal, and the `kopsim solve` command."""
+
+import copy
+import random
+
+import pytest
+
+from kopsim.cli import main
+from kopsim.compiled import compile_rules
+from kopsim.game import Deal, State
+from kopsim.ruleset import load_ruleset
+from kopsim.scoring import score
+from kopsim.solver import brute_force, side_value, solve, terminal_outcome
+
+RULESETS = ["kop", "baska", "kop-sportowy", "kop-catsatcards"]
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    return {name: compile_rules(load_ruleset(name)) for name in RULESETS}
+
+
+def _playable(cr, rng, contract=None):
+    names = [n for n in cr.contract_names if not cr.rules.contracts[n].instant]
+    return contract if contract is not None else rng.choice(names)
+
+
+def _start(cr, rng, contract=None):
+    """A random deal with a contract forced on it (no auction): the team rule sets the old side."""
+    rules = cr.rules
+    cards = list(rules.cards())
+    rng.shuffle(cards)
+    hs = len(cards) // 4
+    deal = Deal(rng.randrange(4), tuple(tuple(cards[hs * s:hs * s + hs]) for s in range(4)))
+    st = State(rules, deal)
+    name = _playable(cr, rng, contract)
+    st.bid = st.bidder = None
+    st.double_seats = []
+    st._start(name, rng.randrange(4))
+    return st
+
+
+def _position(st, cr, old_mask, doubles):
+    idx = {c: i for i, c in enumerate(cr.cards)}
+    return dict(contract=cr.contract_names.index(st.contract), old_mask=old_mask,
+                hands=[sum(1 << idx[c] for c in h) for h in st.held], leader=st.leader,
+                trick=[idx[c] for c in st.trick], points=list(st.points),
+                tricks=list(st.tricks_won), double_seats=doubles)
+
+
+def _random_position(cr, rng, min_plays):
+    st = _start(cr, rng)
+    n = cr.n_cards
+    for _ in range(rng.randrange(min_plays, n - 1)):
+        st.apply_action(rng.choice(st.legal_actions()))
+    if rng.random() < 0.5:  # the team rule's old side, or any other split of the table
+        old_mask = sum(1 << s for s in st.old_side)
+    else:
+        old_mask = rng.randrange(1, 15)
+    doubles = [rng.randrange(4) for _ in range(rng.choice([0, 0, 1, 2, 3, 5]))]
+    return st, _position(st, cr, old_mask, doubles)
+
+
+def test_terminal_payouts_match_scoring(compiled):
+    """The solver's leaf arithmetic against scoring.score: played-out hands and forced ties."""
+    rng = random.Random(11)
+    checked = ties = 0
+    for name, cr in compiled.items():
+        rules = cr.rules
+        for i in range(400):
+            st = _start(cr, rng)
+            if i % 2 == 0:
+                while not st.is_terminal():
+                    st.apply_action(rng.choice(st.legal_actions()))
+                points, tricks = list(st.points), list(st.tricks_won)
+            else:  # synthetic totals, to reach 52:52, the schneider edge and schwarz
+                total = rules.total_points()
+                opts = rng.choice([0, 25, 26, 52, total / 2, 53, total, rng.randrange(int(total) + 1)])
+                tricks = [0] * 4
+                for _ in range(cr.n_cards // 4):
+                    tricks[rng.randrange(4)] += 1
+                points = [0.0] * 4
+                old = st.old_side
+                young = [s for s in range(4) if s not in old]
+                points[rng.choice(old)] += opts
+                points[rng.choice(young)] += total - opts
+            old_mask = (sum(1 << s for s in st.old_side) if rng.random() < 0.7
+                        else rng.randrange(1, 15))
+            old_side = [s for s in range(4) if (old_mask >> s) & 1]
+            doubles = [rng.randrange(4) for _ in range(rng.choice([0, 1, 2, 3, 4, 6]))]
+            k = cr.contract_names.index(st.contract)
+            want = score(rules, st.contract, old_side, doubles, points, tricks)
+            winner, tier, payouts, value = terminal_outcome(cr, k, old_mask, doubles, points,
+                                                            tricks)
+            assert (winner, tier) == (want.winner, want.tier), (name, st.contract, points, tricks)
+            assert payouts == pytest.approx(want.payouts, abs=1e-12)
+            assert value == pytest.approx(side_value(want.payouts, old_mask), abs=1e-12)
+            checked += 1
+            ties += tier == "tie"
+    assert checked == 1600 and ties > 50
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_solver_agrees_with_brute_force(compiled, name):
+    cr = compiled[name]
+    rng = random.Random(hash(name) % 1000)
+    mid = dbl = 0
+    for _ in range(60):
+        st, pos = _random_position(cr, rng, min_plays=2)
+        res = solve(cr, **pos)
+        want, want_moves = brute_force(cr, **pos, with_moves=True)
+        assert res.value == pytest.approx(want, abs=1e-9), pos
+        # a tiny table: entries collide and get replaced all the time
+        assert solve(cr, **pos, tt_bits=2, line=False).value == pytest.approx(want, abs=1e-9)
+        assert res.move_values.keys() == want_moves.keys()
+        for c, v in want_moves.items():
+            assert res.move_values[c] == pytest.approx(v, abs=1e-9), (pos, c)
+        # the best line is legal, goes to the end of the hand and achieves the value
+        line = copy.deepcopy(st)
+        line.old_side = [s for s in range(4) if (pos["old_mask"] >> s) & 1]
+        line.double_seats = list(pos["double_seats"])
+        for c in res.best_line:
+            line.apply_action(cr.cards[c])
+        assert line.is_terminal()
+        assert side_value(line.outcome.payouts, pos["old_mask"]) == pytest.approx(res.value)
+        mid += bool(pos["trick"])
+        dbl += bool(pos["double_seats"])
+    assert mid > 15 and dbl > 15
+
+
+def test_full_deals_agree_with_brute_force(compiled):
+    rng = random.Random(5)
+    for name in RULESETS:
+        cr = compiled[name]
+        for _ in range(4):
+            st = _start(cr, rng)
+            old_mask = (sum(1 << s for s in st.old_side) if rng.random() < 0.5
+                        else rng.randrange(1, 15))
+            pos = _position(st, cr, old_mask, [rng.randrange(4) for _ in range(rng.randrange(3))])
+            assert solve(cr, **pos).value == pytest.approx(brute_force(cr, **pos)), pos
+
+
+def test_gran_is_played_in_the_gran_order(compiled):
+    cr = compiled["baska"]
+    rng = random.Random(3)
+    for _ in range(20):
+        st = _start(cr, rng, contract="gran")
+        for _ in range(rng.randrange(4, 12)):
+            st.apply_action(rng.choice(st.legal_actions()))
+        pos = _position(st, cr, sum(1 << s for s in st.old_side), [])
+        assert solve(cr, **pos).value == pytest.approx(brute_force(cr, **pos))
+
+
+def test_terminal_and_instant_positions(compiled):
+    cr = compiled["kop-sportowy"]
+    kop = cr.contract_names.index("kop")
+    res = solve(cr, kop, 0b0001, [0, 0, 0, 0], 0)
+    assert res.value == pytest.approx(3 * 10 - (-10)) and res.best_line == []
+    normal = cr.contract_names.index("normal")
+    res = solve(cr, normal, 0b0101, [0, 0, 0, 0], 0, points=(60, 10, 0, 34), tricks=(2, 1, 0, 1))
+    assert res.value == 2.0 and res.best_line == [] and res.move_values == {}
+
+
+def test_inconsistent_positions_are_refused(compiled):
+    cr = compiled["kop"]
+    with pytest.raises(ValueError):
+        solve(cr, 0, 0b0101, [0b1111, 0b1111 << 4, 0b1111 << 8, 0b111 << 12], 0)
+    with pytest.raises(ValueError):
+        solve(cr, 0, 0b0101, [0b1111, 0b1111, 0b1111 << 8, 0b1111 << 12], 0)
+
+
+HANDS = "AH 10H QC QS | 10C AC JD JH | AS 10S QH QD | JC JS AD 10D"
+
+
+def test_cli_solve(capsys):
+    assert main(["solve", "kop", "--hands", HANDS, "--contract", "normal", "--dealer", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "old side: seats 0" in out and "value:" in out
+    assert out.count("trick ") == 4 and "opening cards (seat 0)" in out
+    assert main(["solve", "kop", "--hands", HANDS, "--contract", "zolo", "--declarer", "2",
+                 "--leader", "1"]) == 0
+    assert "old side: seats 2;" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--hands", HANDS.replace("JD", "XX"), "--contract", "normal"], "'XX' is not a card"),
+    (["--hands", HANDS.replace("JD", "AH"), "--contract", "normal"], "AH is dealt in seats 0 and 1"),
+    (["--hands", HANDS.replace(" JD", ""), "--contract", "normal"], "seat 1 holds 3 cards"),
+    (["--hands", "AH 10H | QC", "--contract", "normal"], "expected 4 hands"),
+    (["--hands", HANDS, "--contract", "grand"], "'grand' is not a contract"),
+    (["--hands", HANDS, "--contract", "zolo"], "--declarer"),
+    (["--hands", HANDS, "--contract", "normal", "--leader", "4"], "--leader"),
+])
+def test_cli_solve_bad_input_exits_2(capsys, argv, message):
+    assert main(["solve", "kop"] + argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "command line" in err
+
+
+def _kop_with(ranks: dict, extra_trumps: list, extra_plain: dict):
+    from kopsim.ruleset import load_raw, ruleset_from_dict
+
+    data, _ = load_raw("kop")
+    data["name"] = "kop-big"
+    data["deck"]["ranks"] = list(data["deck"]["ranks"]) + list(ranks)
+    data["deck"]["points"] = {**data["deck"]["points"], **ranks}
+    o = data["orders"]["as-dycha"]
+    o["trumps"] = list(o["trumps"]) + extra_trumps
+    o["plain"] = {s: list(cs) + extra_plain[s] for s, cs in o["plain"].items()}
+    return compile_rules(ruleset_from_dict(data))
+
+
+def test_a_24_card_deck():
+    cr = _kop_with({"K": 4, "9": 0}, ["KH", "KD", "9H", "9D"],
+                   {"C": ["KC", "9C"], "S": ["KS", "9S"]})
+    assert cr.n_cards == 24
+    rng = random.Random(24)
+    for _ in range(25):
+        st, pos = _random_position(cr, rng, min_plays=12)
+        res = solve(cr, **pos)
+        assert res.value == pytest.approx(brute_force(cr, **pos)), pos
+        line = copy.deepcopy(st)
+        line.old_side = [s for s in range(4) if (pos["old_mask"] >> s) & 1]
+        line.double_seats = list(pos["double_seats"])
+        for c in res.best_line:
+            line.apply_action(cr.cards[c])
+        assert side_value(line.outcome.payouts, pos["old_mask"]) == pytest.approx(res.value)
