@@ -28,6 +28,7 @@ from numba import njit
 
 from .compiled import CompiledRules, compile_rules
 from .errors import InputError, Problem
+from .scoring import counted_doubles, distribute
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -532,34 +533,6 @@ class _Prepared:
     last: int
 
 
-def _distribute(v: float, winner: int, old: int, zero_sum: bool) -> list[float]:
-    """The batch kernel's payments."""
-    pay = [0.0] * 4
-    n_old = bin(old).count("1")
-    if winner < 0 or v == 0.0:
-        return pay
-    if n_old == 1 or n_old == 3:
-        lone_mask = old if n_old == 1 else (~old) & 15
-        lone = (lone_mask & -lone_mask).bit_length() - 1
-        lone_won = (((old >> lone) & 1) == 1) == (winner == 0)
-        for s in range(4):
-            if s == lone:
-                continue
-            gain = -v if lone_won else v
-            if zero_sum or gain > 0:
-                pay[s] += gain
-            if zero_sum or lone_won:
-                pay[lone] -= gain
-    else:
-        for s in range(4):
-            is_old = (old >> s) & 1 == 1
-            if is_old == (winner == 0):
-                pay[s] += v
-            elif zero_sum:
-                pay[s] -= v
-    return pay
-
-
 def side_value(pay, old_mask: int) -> float:
     """Old side's payout per old seat minus the young side's per young seat."""
     old = [pay[s] for s in range(4) if (old_mask >> s) & 1]
@@ -570,17 +543,11 @@ def side_value(pay, old_mask: int) -> float:
 def _prepare(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> _Prepared:
     a = cr.arrays
     k = contract
-    cap = int(a["c_max_doubles"][k])
-    counted, last = 0, -1
-    for seat in double_seats:
-        if counted == cap:
-            break
-        side = 0 if (old_mask >> int(seat)) & 1 else 1
-        if side != last:
-            counted += 1
-            last = side
+    old_side = [s for s in range(4) if (old_mask >> s) & 1]
+    counted, last_side = counted_doubles([int(x) for x in double_seats], old_side,
+                                         int(a["c_max_doubles"][k]))
+    last = {"old": 0, "young": 1, None: -1}[last_side]
     params, fparams = a["params"], a["fparams"]
-    zero_sum = params[5] == 1
     tie_nobody = params[6] == 1
     factor, win_points, smax, tie_value = (float(x) for x in fparams[:4])
     if tie_nobody:
@@ -606,7 +573,7 @@ def _prepare(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> _
             v *= float(a["c_mult"][k, 1] if w == 0 else a["c_mult"][k, 0])
             if tier == 4:
                 v *= float(a["c_mult"][k, 2])
-            pay = _distribute(v, w, old_mask, zero_sum)
+            pay = distribute(cr.rules, v, ("old", "young")[w], old_side)
             ptab[w, tier] = pay
             vtab[w * 5 + tier] = side_value(pay, old_mask)
     return _Prepared(tparams, vtab, ptab, counted, last)
