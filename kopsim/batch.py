@@ -1,8 +1,9 @@
 """The batch kernel: whole hands (deal, auction, play, scoring) of any compiled ruleset, in numba.
 
-It plays the exact semantics of the reference engine (`kopsim.game`) from `CompiledRules` tables,
-with uniformly random bots that draw from the same per-seat streams, so that the same seeds give
-identical hand records in both engines (tests/test_engines_agree.py).
+It plays the exact semantics of the reference engine (`kopsim.game`) from `CompiledRules` tables.
+Its bots are the kernel kinds: random (drawing from the same per-seat streams as the reference
+`RandomBot`) and heuristic (the very decision functions `HeuristicBot` calls), so the same seeds
+give identical hand records in both engines (tests/test_engines_agree.py).
 """
 
 from __future__ import annotations
@@ -45,6 +46,20 @@ def _draw(state, n):
     arrays to helpers in the inner loop costs numba an atomic refcount each time."""
     state = state + GOLDEN
     return np.int64(((_mix64(state) >> U32) * np.uint64(n)) >> U32), state
+
+
+@njit(cache=True, inline='always')
+def _draw_seat(seat, n, st0, st1, st2, st3):
+    """A draw from seat's own stream; the four streams travel as scalars (see _draw)."""
+    if seat == 0:
+        j, st0 = _draw(st0, n)
+    elif seat == 1:
+        j, st1 = _draw(st1, n)
+    elif seat == 2:
+        j, st2 = _draw(st2, n)
+    else:
+        j, st3 = _draw(st3, n)
+    return j, st0, st1, st2, st3
 
 
 @njit(cache=True, inline='always')
@@ -319,14 +334,7 @@ def _play_batch(seeds, dealers, nc,
                     continue  # nothing to bid: this seat does not speak
                 kind = bot_kind[seat_bot[h, turn]]
                 if kind == 0:  # random
-                    if turn == 0:
-                        j, st0 = _draw(st0, m)
-                    elif turn == 1:
-                        j, st1 = _draw(st1, m)
-                    elif turn == 2:
-                        j, st2 = _draw(st2, m)
-                    else:
-                        j, st3 = _draw(st3, m)
+                    j, st0, st1, st2, st3 = _draw_seat(turn, m, st0, st1, st2, st3)
                 else:
                     b = seat_bot[h, turn]
                     j = heur_call(buf, m, hands[turn], turn, bid, bidder, bel_k[turn],
@@ -432,14 +440,7 @@ def _play_batch(seeds, dealers, nc,
                     m = _popcount(allowed)
                     kind = bot_kind[seat_bot[h, seat]]
                     if kind == 0:  # random
-                        if seat == 0:
-                            j, st0 = _draw(st0, m)
-                        elif seat == 1:
-                            j, st1 = _draw(st1, m)
-                        elif seat == 2:
-                            j, st2 = _draw(st2, m)
-                        else:
-                            j, st3 = _draw(st3, m)
+                        j, st0, st1, st2, st3 = _draw_seat(seat, m, st0, st1, st2, st3)
                         card = _nth_bit(allowed, j)
                     else:
                         kb = bid if bid >= 0 else bel_k[seat]
