@@ -115,3 +115,42 @@ def test_bot_parameters_are_typed():
         bot_spec({"name": "pimc", "samples": 0}, "bots[1]")
     assert "bots[1]" in str(e.value) and "samples" in str(e.value)
     assert bot_spec({"name": "pimc", "samples": 8}).label == "pimc(samples=8)"
+
+
+class _FirstLegal:
+    """A plug-in bot as a third party would write it."""
+
+    name = "first-legal"
+    kernel_kind = None
+
+    class Params(__import__("pydantic").BaseModel):
+        prefer_pass: bool = True
+
+    def __init__(self, params, hand_seed, seat, rules):
+        self.params = params
+
+    def act(self, obs):
+        legal = obs.legal_actions
+        return "pass" if self.params.prefer_pass and "pass" in legal else legal[0]
+
+
+def test_plugin_bots_register_through_entry_points(monkeypatch):
+    import importlib.metadata
+
+    import kopsim.bots as bots
+
+    ep = importlib.metadata.EntryPoint(name="first-legal", group="kopsim.bots",
+                                       value=f"{__name__}:_FirstLegal")
+    monkeypatch.setattr(bots, "entry_points", lambda group=None: [ep] if group == "kopsim.bots"
+                        else [])
+    monkeypatch.delitem(bots.REGISTRY, "first-legal", raising=False)
+    spec = bot_spec({"name": "first-legal", "prefer_pass": False}, "bots[0]")
+    assert spec.kernel_kind is None and spec.label == "first-legal(prefer_pass=False)"
+    rules = RULES["kop"]
+    state = play_hand(rules, hand_seed(1, 0), 0, [spec, bot_spec("heuristic")] * 2)
+    assert state.is_terminal()
+    from kopsim.duel import duel
+
+    res = duel(rules, spec, bot_spec("random"), 20, seed=3)
+    assert res.deals == 20
+    monkeypatch.delitem(bots.REGISTRY, "first-legal", raising=False)
