@@ -1,0 +1,54 @@
+"""`kopsim report RESULTS_DIR`: a results folder (docs/results.md) as a report people can read.
+
+`results` reads and checks the folder, `analysis` computes every number with polars (lazily, over
+the Parquet files), `plots` draws them with matplotlib, `render` writes index.html (self-contained,
+every string from a ruleset or experiment escaped), report.md, the PNG plots and the CSV tables.
+Importing this package is cheap: polars and matplotlib load only when a report is built.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+
+def default_output(name: str) -> Path:
+    """reports/NAME, with NAME reduced to safe file-name characters (it comes from the
+    experiment file, so it must not be able to point anywhere else)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "report"
+    return Path("reports") / slug[:80]
+
+
+def build_report(results_dir: str | Path, out: str | Path | None = None):
+    """Read, analyse, plot and write; returns (output folder, files written, Analysis)."""
+    from ..errors import InputError, Problem
+    from .analysis import analyse
+    from .plots import draw_all
+    from .render import write_report
+    from .results import load_results
+
+    res = load_results(results_dir)
+    an = analyse(res)
+    plots = draw_all(an)
+    out = Path(out) if out is not None else default_output(res.name)
+    try:
+        files = write_report(an, plots, out)
+    except OSError as e:
+        raise InputError([Problem(str(out), "", f"cannot write the report: {e}")])
+    return out, files, an
+
+
+def cmd_report(args) -> int:
+    out, files, an = build_report(args.results_dir, args.output)
+    hands = int(an.overview["hands"].sum())
+    n_png = sum(f.suffix == ".png" for f in files)
+    n_csv = sum(f.suffix == ".csv" for f in files)
+    print(f"report on {hands:,} hands of {len(an.variants)} variant"
+          f"{'s' if len(an.variants) != 1 else ''} written to {out}/")
+    print(f"  {out / 'index.html'}   (self-contained: open it in a browser)")
+    print(f"  {out / 'report.md'}")
+    print(f"  {n_png} plots: {out}/*.png")
+    print(f"  {n_csv} tables: {out / 'tables'}/*.csv")
+    for note in an.notes:
+        print(f"note: {note}")
+    return 0

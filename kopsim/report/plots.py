@@ -1,0 +1,264 @@
+"""The report's plots, drawn with matplotlib (Agg, no pyplot state) as PNG bytes.
+
+One colour per variant everywhere (`Analysis.colors`), error bars are the 95% intervals of the
+tables, and every plot reads on its own: a title that says what is shown, labelled axes, values
+written where bars are too small to see.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+import polars as pl
+from matplotlib.figure import Figure
+
+from .analysis import POSITIONS, Analysis
+
+GRID = "#e3e6ea"
+INK = "#26313b"
+MUTED = "#66727e"
+
+
+def _t(s: object) -> str:
+    """A label for matplotlib: '$' would start mathtext, so it is escaped."""
+    return str(s).replace("$", r"\$")
+
+
+def _figure(width: float = 8.6, height: float = 4.6) -> Figure:
+    fig = Figure(figsize=(width, height), dpi=110, layout="constrained")
+    fig.set_facecolor("white")
+    return fig
+
+
+def _style(ax, value_axis: str = "y") -> None:
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    for side in ("left", "bottom"):
+        ax.spines[side].set_color("#9aa5b1")
+    ax.tick_params(colors=INK, labelsize=9)
+    ax.grid(axis=value_axis, color=GRID, linewidth=0.8)
+    ax.set_axisbelow(True)
+
+
+def _title(fig: Figure, ax, title: str, subtitle: str = "") -> None:
+    ax.set_title(_t(title), loc="left", fontsize=12, color=INK, fontweight="bold",
+                 pad=24 if subtitle else 8)
+    if subtitle:
+        ax.text(0, 1.02, _t(subtitle), transform=ax.transAxes, fontsize=9, color=MUTED,
+                va="bottom")
+
+
+def _legend(ax, an: Analysis, labels: list[str] | None = None) -> None:
+    """The variants' colours, in a row under the plot."""
+    if len(labels if labels is not None else an.variants) > 1:
+        n = len(labels if labels is not None else an.variants)
+        ax.figure.legend(frameon=False, fontsize=9, loc="outside lower center",
+                         ncol=min(n, 4))
+
+
+def _png(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", facecolor="white")
+    return buf.getvalue()
+
+
+def _pct(x: float) -> str:
+    return f"{x:.1f}%" if x >= 1 or x == 0 else f"{x:.2f}%"
+
+
+def _err(lo: list, hi: list, mid: list, scale: float = 1.0):
+    """Asymmetric error bars; NaN intervals draw nothing."""
+    low = [0 if (m is None or lo_ is None or math.isnan(lo_)) else max(0.0, (m - lo_) * scale)
+           for m, lo_ in zip(mid, lo)]
+    high = [0 if (m is None or hi_ is None or math.isnan(hi_)) else max(0.0, (hi_ - m) * scale)
+            for m, hi_ in zip(mid, hi)]
+    return [low, high]
+
+
+def _grouped_hbars(an: Analysis, df: pl.DataFrame, cats: list[str], cat_col: str, value: str,
+                   title: str, subtitle: str, xlabel: str, skip_zero_n: str | None = None
+                   ) -> bytes:
+    n_var = len(an.variants)
+    fig = _figure(8.6, max(2.6, 0.5 + 0.34 * len(cats) * max(n_var, 1) + 0.25 * len(cats)))
+    ax = fig.add_subplot()
+    _style(ax, "x")
+    height = 0.8 / max(n_var, 1)
+    for i, v in enumerate(an.variants):
+        part = df.filter(pl.col("variant") == v)
+        vals, lo, hi, ys, labels = [], [], [], [], []
+        for j, c in enumerate(cats):
+            row = part.filter(pl.col(cat_col) == c)
+            if row.is_empty():
+                continue
+            r = row.row(0, named=True)
+            if skip_zero_n and not r[skip_zero_n]:
+                continue
+            if r.get("in_rules") is False:
+                continue
+            ys.append(j + (i - (n_var - 1) / 2) * height)
+            vals.append(100 * r[value])
+            lo.append(100 * r[f"{value}_lo"])
+            hi.append(100 * r[f"{value}_hi"])
+        ax.barh(ys, vals, height=height * 0.92, color=an.colors[v], label=_t(v),
+                xerr=_err(lo, hi, vals), error_kw={"ecolor": INK, "elinewidth": 0.9,
+                                                    "capsize": 2})
+        for y, x, h in zip(ys, vals, hi):
+            ax.text((h if not math.isnan(h) else x) + 0.8, y, _pct(x), va="center",
+                    fontsize=8, color=INK)
+    ax.set_yticks(range(len(cats)), [_t(c) for c in cats])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 108)
+    ax.set_xlabel(xlabel, color=MUTED, fontsize=9)
+    _title(fig, ax, title, subtitle)
+    _legend(ax, an)
+    return _png(fig)
+
+
+def contract_mix(an: Analysis) -> bytes:
+    cats = [c for c in an.contract_order()
+            if an.contracts.filter(pl.col("contract") == c)["hands"].sum() > 0]
+    return _grouped_hbars(an, an.contracts, cats, "contract", "share",
+                          "Contract mix", "share of hands in which each contract is played, "
+                          "with 95% intervals", "% of hands")
+
+
+def declarer_wins(an: Analysis) -> bytes:
+    cats = [c for c in an.contract_order()
+            if an.contracts.filter(pl.col("contract") == c)["hands"].sum() > 0]
+    return _grouped_hbars(an, an.contracts, cats, "contract", "win_rate",
+                          "Declarer win rate per contract",
+                          "share of each contract's hands won by the old side (the declarer's), "
+                          "with 95% intervals", "% won by the old side", skip_zero_n="hands")
+
+
+def seat_advantage(an: Analysis) -> bytes:
+    fig = _figure()
+    ax = fig.add_subplot()
+    _style(ax)
+    n_var = len(an.variants)
+    width = 0.8 / max(n_var, 1)
+    for i, v in enumerate(an.variants):
+        part = an.seats.filter(pl.col("variant") == v)
+        xs = [p + (i - (n_var - 1) / 2) * width for p in range(4)]
+        vals = [part.filter(pl.col("position") == p)["mean"][0] for p in POSITIONS]
+        lo = [part.filter(pl.col("position") == p)["mean_lo"][0] for p in POSITIONS]
+        hi = [part.filter(pl.col("position") == p)["mean_hi"][0] for p in POSITIONS]
+        ax.bar(xs, vals, width=width * 0.92, color=an.colors[v], label=_t(v),
+               yerr=_err(lo, hi, vals), error_kw={"ecolor": INK, "elinewidth": 0.9,
+                                                   "capsize": 3})
+    ax.axhline(0, color="#9aa5b1", linewidth=1)
+    ax.set_xticks(range(4), ["forehand\n(dealer's left)", "second", "third", "dealer"])
+    ax.set_ylabel("mean payout per hand", color=MUTED, fontsize=9)
+    _title(fig, ax, "Seat advantage", "mean payout per hand by position relative to the "
+           "dealer, with 95% intervals")
+    _legend(ax, an)
+    return _png(fig)
+
+
+def old_points(an: Analysis) -> bytes:
+    fig = _figure()
+    ax = fig.add_subplot()
+    _style(ax)
+    hist = an.old_points_hist
+    top = int(hist["points"].max() or 0) if len(hist) else 0
+    width = 4
+    edges = list(range(0, top + width + 1, width))
+    for v in an.variants:
+        part = hist.filter(pl.col("variant") == v)
+        if part.is_empty():
+            continue
+        binned = (part.with_columns((pl.col("points") // width * width).alias("bin"))
+                  .group_by("bin").agg(pl.col("share").sum()))
+        shares = dict(zip(binned["bin"].to_list(), binned["share"].to_list()))
+        ys = [100 * shares.get(float(e), 0.0) for e in edges[:-1]]
+        ax.stairs(ys, edges, color=an.colors[v], linewidth=1.8, label=_t(v),
+                  fill=len(an.variants) == 1, alpha=0.9)
+    wp = an.old_points["win_points"].drop_nulls()
+    if len(wp):
+        w = float(wp[0])
+        ax.axvline(w, color=INK, linestyle="--", linewidth=1)
+        ax.text(w + 0.8, 0.97, f"{w:g}: old side wins", transform=ax.get_xaxis_transform(),
+                fontsize=8, color=INK, va="top")
+    ax.set_xlim(0, max(edges[-1], 1))
+    ax.set_xlabel(f"card points taken by the old side ({width}-point bins)", color=MUTED,
+                  fontsize=9)
+    ax.set_ylabel("% of played hands", color=MUTED, fontsize=9)
+    _title(fig, ax, "Card points of the old side", "distribution over the hands played out "
+           "(instant wins excluded)")
+    _legend(ax, an)
+    return _png(fig)
+
+
+def payouts(an: Analysis, max_values: int = 18) -> bytes:
+    fig = _figure()
+    ax = fig.add_subplot()
+    _style(ax)
+    hist = an.payout_hist
+    tops = (hist.group_by("payout").agg(pl.col("share").max())
+            .sort("share", descending=True).head(max_values)["payout"].sort().to_list())
+    labels = [f"{x:+g}" if x else "0" for x in tops] + ["other"]
+    n_var = len(an.variants)
+    width = 0.8 / max(n_var, 1)
+    for i, v in enumerate(an.variants):
+        part = hist.filter(pl.col("variant") == v)
+        shares = dict(zip(part["payout"].to_list(), part["share"].to_list()))
+        ys = [100 * shares.get(x, 0.0) for x in tops]
+        ys.append(100 * max(0.0, 1 - sum(shares.get(x, 0.0) for x in tops)))
+        xs = [k + (i - (n_var - 1) / 2) * width for k in range(len(ys))]
+        ax.bar(xs, ys, width=width * 0.92, color=an.colors[v], label=_t(v))
+    ax.set_xticks(range(len(labels)), labels, rotation=45 if len(labels) > 10 else 0,
+                  ha="right" if len(labels) > 10 else "center")
+    ax.set_xlabel("what one seat gains on one hand (most common values)", color=MUTED,
+                  fontsize=9)
+    ax.set_ylabel("% of seat-hands", color=MUTED, fontsize=9)
+    _title(fig, ax, "Payout distribution", "what a seat wins or loses per hand")
+    _legend(ax, an)
+    return _png(fig)
+
+
+def session_length(an: Analysis) -> bytes:
+    fig = _figure()
+    ax = fig.add_subplot()
+    _style(ax)
+    hist = an.session_length_hist
+    labels = [v for v in an.variants if v in hist["variant"].to_list()]
+    n_var = len(labels)
+    width = 0.8 / max(n_var, 1)
+    for i, v in enumerate(labels):
+        part = hist.filter(pl.col("variant") == v)
+        xs = [x + (i - (n_var - 1) / 2) * width for x in part["hands"].to_list()]
+        ax.bar(xs, [100 * s for s in part["share"].to_list()], width=width * 0.92,
+               color=an.colors[v], label=_t(v))
+    lengths = hist["hands"].to_list()
+    if lengths:
+        lo, hi = min(lengths), max(lengths)
+        pad = max(1.0, (10 - (hi - lo)) / 2)  # a single series length still reads as a bar
+        ax.set_xlim(lo - pad, hi + pad)
+    ax.set_xlabel("hands in the session", color=MUTED, fontsize=9)
+    ax.set_ylabel("% of complete sessions", color=MUTED, fontsize=9)
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    _title(fig, ax, "Session length", "hands per complete session (a victory-card game "
+           "ends when a player runs out)")
+    _legend(ax, an, labels)
+    return _png(fig)
+
+
+PLOTS = (
+    ("contract_mix", "Contract mix", contract_mix),
+    ("declarer_win_rate", "Declarer win rate per contract", declarer_wins),
+    ("seat_advantage", "Seat advantage", seat_advantage),
+    ("old_side_points", "Card points of the old side", old_points),
+    ("payout_distribution", "Payout distribution", payouts),
+    ("session_length", "Session length", session_length),
+)
+
+
+def draw_all(an: Analysis) -> dict[str, tuple[str, bytes]]:
+    """name -> (title, PNG bytes); the session plot only when sessions were played."""
+    out = {}
+    for name, title, draw in PLOTS:
+        if name == "session_length" and an.session_length_hist is None:
+            continue
+        out[name] = (title, draw(an))
+    return out
