@@ -64,5 +64,56 @@ def run_bench(rulesets: list[str], batch_hands: int, reference_hands: int) -> li
     return out
 
 
+def measure_run(ruleset: str, lineup: str, jobs: int, deals: int, seed: int = 1) -> dict:
+    """Time `kopsim run` of a one-variant experiment, Parquet files included. The worker pool
+    is started (and has imported the engine) before the clock starts: a one-off cost of a few
+    seconds that a large run pays once."""
+    import tempfile
+
+    from .experiment import ChunkTask, experiment_from_dict, play_chunk, run_experiment
+    from .parallel import run_tasks
+
+    exp = experiment_from_dict({"deals": deals, "seed": seed, "bots": lineup,
+                                "variants": [ruleset], "name": f"bench-{lineup}"})
+    warm = experiment_from_dict({"deals": 64 * jobs, "seed": seed, "bots": lineup,
+                                 "variants": [ruleset], "chunk": 64})
+    v = warm.variants[0]
+    tasks = [ChunkTask(v, k, 64 * k, 64 * (k + 1), warm.deals, seed, warm.engine, warm.bots,
+                       warm.lineup, None, False) for k in range(jobs)]
+    for _ in run_tasks(play_chunk, tasks, jobs=jobs):  # start the workers, load the kernel
+        pass
+    with tempfile.TemporaryDirectory(prefix="kopsim-bench-") as tmp:
+        t0 = time.perf_counter()
+        s = run_experiment(exp, tmp, jobs=jobs)
+        dt = time.perf_counter() - t0
+    return {"ruleset": ruleset, "engine": "run", "hands": deals,
+            "hands_per_s": round(deals / dt, 1), "peak_rss_mb": round(_peak_rss_mb(), 1),
+            "lineup": lineup, "jobs": jobs, "worker_peak_rss_mb": round(s.worker_peak_rss_mb, 1)}
+
+
+def run_jobs_bench(ruleset: str, lineups: list[str], jobs: list[int], deals: int) -> list[dict]:
+    """`kopsim run` hands/s per line-up (every seat the same bot) and job count, each in a fresh
+    process; `speedup` is against the first job count given (normally 1)."""
+    out = []
+    for lineup in lineups:
+        base = None
+        for j in jobs:
+            cmd = [sys.executable, "-m", "kopsim.bench", "--run", ruleset, lineup, str(j),
+                   str(deals)]
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=os.environ.copy())
+            if proc.returncode != 0:
+                raise RuntimeError(f"bench of kopsim run {lineup} --jobs {j} failed:\n"
+                                   f"{proc.stderr}")
+            r = json.loads(proc.stdout.strip().splitlines()[-1])
+            base = base or r["hands_per_s"]
+            r["speedup"] = round(r["hands_per_s"] / base, 3)
+            out.append(r)
+    return out
+
+
 if __name__ == "__main__":
-    print(json.dumps(measure(sys.argv[1], sys.argv[2], int(sys.argv[3]))))
+    if sys.argv[1] == "--run":
+        print(json.dumps(measure_run(sys.argv[2], sys.argv[3], int(sys.argv[4]),
+                                     int(sys.argv[5]))))
+    else:
+        print(json.dumps(measure(sys.argv[1], sys.argv[2], int(sys.argv[3]))))

@@ -169,7 +169,31 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=_lazy("kopsim.duel", "cmd_duel"))
     # --- experiment commands (issue 4): kopsim run
+    from .runcli import add_commands  # argparse only; handlers import the engine when run
+
+    add_commands(sub, bench=b)  # `kopsim run`, and `kopsim bench --jobs 1,2` figures
     # --- report commands (issue 5): kopsim report, kopsim rules diff
+    def _cmd_report(args) -> int:
+        from .report import cmd_report
+
+        return cmd_report(args)
+
+    def _cmd_rules_diff(args) -> int:
+        from .rulesdiff import cmd_rules_diff
+
+        return cmd_rules_diff(args)
+
+    rep = sub.add_parser("report", help="a results folder as an HTML/Markdown report with "
+                         "plots and CSV tables")
+    rep.add_argument("results_dir", metavar="RESULTS_DIR", help="a folder written by kopsim run")
+    rep.add_argument("-o", "--output", metavar="DIR",
+                     help="where to write it (default: reports/EXPERIMENT-NAME)")
+    rep.set_defaults(func=_cmd_report)
+    rd = rsub.add_parser("diff", help="the rule differences from ruleset A to ruleset B, "
+                         "in plain words")
+    rd.add_argument("a", metavar="A", help="a bundled name or a path to a TOML file")
+    rd.add_argument("b", metavar="B", help="a bundled name or a path to a TOML file")
+    rd.set_defaults(func=_cmd_rules_diff)
     return p
 
 

@@ -1,0 +1,276 @@
+"""The results folder of `kopsim run`: Parquet columns, atomic chunk files, the manifest.
+
+The layout and the columns are the contract of docs/results.md (read by `kopsim report`, notebooks
+and scripts): columns may be added, never renamed or dropped. Each chunk file is written under a
+temporary name and renamed when complete, so a chunk file that exists is whole; a chunk is
+finished when its `hands` file exists (its `sessions` and `logs` files are written before it).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .compiled import TIERS
+
+MANIFEST = "manifest.json"
+FORMAT = 1
+
+WINNER_NAMES = ["old", "young"]  # kernel codes 0, 1; -1 is null
+SEATS = range(4)
+
+
+# ------------------------------------------------------------------------------------ schemas
+
+
+def hand_schema() -> dict:
+    import polars as pl
+
+    s = {"variant": pl.String, "ruleset": pl.String, "deal_id": pl.Int64, "seed": pl.Int64,
+         "session": pl.Int32, "hand_index": pl.Int32, "dealer": pl.Int8}
+    s.update({f"bot_{i}": pl.String for i in SEATS})
+    s.update({"contract": pl.String, "declarer": pl.Int8})
+    s.update({f"old_{i}": pl.Boolean for i in SEATS})
+    s.update({"doubles": pl.Int8, "winner": pl.String, "tier": pl.String})
+    s.update({f"points_{i}": pl.Float64 for i in SEATS})
+    s.update({f"tricks_{i}": pl.Int8 for i in SEATS})
+    s.update({f"payout_{i}": pl.Float64 for i in SEATS})
+    return s
+
+
+def session_schema() -> dict:
+    import polars as pl
+
+    s = {"variant": pl.String, "ruleset": pl.String, "session": pl.Int32, "hands": pl.Int32,
+         "complete": pl.Boolean}
+    s.update({f"bot_{i}": pl.String for i in SEATS})
+    s.update({f"total_{i}": pl.Float64 for i in SEATS})
+    s.update({f"place_points_{i}": pl.Float64 for i in SEATS})
+    s.update({f"won_{i}": pl.Boolean for i in SEATS})
+    s["first_deal"] = pl.Int64  # extra column: deal id of the session's first hand
+    return s
+
+
+# ------------------------------------------------------------------------- columns from play
+
+
+def hand_arrays_from_batch(res) -> dict:
+    """The outcome columns of a `BatchResult` (kernel codes, numpy)."""
+    return {"contract": res.contract.astype(np.int64), "declarer": res.declarer,
+            "old": res.old.astype(np.int64), "doubles": res.doubles, "winner": res.winner,
+            "tier": res.tier, "points": res.points, "tricks": res.tricks,
+            "payouts": res.payouts}
+
+
+def hand_arrays_from_records(records, contract_names: list[str]) -> dict:
+    """The same columns from reference-engine `HandRecord`s, coded as the kernel codes them."""
+    n = len(records)
+    kidx = {c: i for i, c in enumerate(contract_names)}
+    tidx = {t: i for i, t in enumerate(TIERS)}
+    widx = {"old": 0, "young": 1, None: -1}
+    out = {"contract": np.empty(n, np.int64), "declarer": np.empty(n, np.int8),
+           "old": np.zeros(n, np.int64), "doubles": np.empty(n, np.int8),
+           "winner": np.empty(n, np.int8), "tier": np.empty(n, np.int8),
+           "points": np.empty((n, 4), np.float64), "tricks": np.empty((n, 4), np.int8),
+           "payouts": np.empty((n, 4), np.float64)}
+    for i, r in enumerate(records):
+        out["contract"][i] = kidx[r.contract]
+        out["declarer"][i] = -1 if r.declarer is None else r.declarer
+        out["old"][i] = sum(1 << s for s in r.old_side)
+        out["doubles"][i] = r.doubles
+        out["winner"][i] = widx[r.winner]
+        out["tier"][i] = tidx[r.tier]
+        out["points"][i] = r.points
+        out["tricks"][i] = r.tricks_won
+        out["payouts"][i] = r.payouts
+    return out
+
+
+def _strings(names: list[str], codes: np.ndarray, null_below_zero: bool = False):
+    import polars as pl
+
+    codes = np.asarray(codes, np.int64)
+    if not null_below_zero:
+        return pl.Series(names, dtype=pl.String).gather(codes)
+    neg = codes < 0
+    s = pl.Series(names, dtype=pl.String).gather(np.where(neg, 0, codes))
+    return s.scatter(np.flatnonzero(neg), None) if neg.any() else s
+
+
+def _nullable_int(values: np.ndarray, dtype):
+    import polars as pl
+
+    s = pl.Series(values, dtype=dtype)
+    neg = np.flatnonzero(np.asarray(values) < 0)
+    return s.scatter(neg, None) if len(neg) else s
+
+
+def hands_frame(variant: str, ruleset: str, contract_names: list[str], bot_labels: list[str],
+                deal_id: np.ndarray, seed: np.ndarray, session: np.ndarray | None,
+                hand_index: np.ndarray, seat_bot: np.ndarray, a: dict):
+    """One row per hand, in the column order of docs/results.md. `session` holds -1 for null
+    (or is None: no sessions); `seat_bot[i, s]` indexes `bot_labels`."""
+    import polars as pl
+
+    n = len(deal_id)
+    cols = {"variant": pl.repeat(variant, n, dtype=pl.String, eager=True),
+            "ruleset": pl.repeat(ruleset, n, dtype=pl.String, eager=True),
+            "deal_id": pl.Series(np.asarray(deal_id, np.int64)),
+            "seed": pl.Series(np.asarray(seed, np.int64))}
+    if session is None:
+        cols["session"] = pl.repeat(None, n, dtype=pl.Int32, eager=True)
+    else:
+        cols["session"] = _nullable_int(np.asarray(session, np.int32), pl.Int32)
+    cols["hand_index"] = pl.Series(np.asarray(hand_index, np.int32))
+    cols["dealer"] = pl.Series((np.asarray(deal_id) % 4).astype(np.int8))
+    for s in SEATS:
+        col = seat_bot[:, s]
+        if len(bot_labels) == 1 or (n and (col == col[0]).all()):
+            label = bot_labels[int(col[0])] if n else bot_labels[0]
+            cols[f"bot_{s}"] = pl.repeat(label, n, dtype=pl.String, eager=True)
+        else:
+            cols[f"bot_{s}"] = _strings(bot_labels, col)
+    cols["contract"] = _strings(contract_names, a["contract"])
+    cols["declarer"] = _nullable_int(np.asarray(a["declarer"], np.int8), pl.Int8)
+    old = np.asarray(a["old"], np.int64)
+    for s in SEATS:
+        cols[f"old_{s}"] = pl.Series(((old >> s) & 1).astype(bool))
+    cols["doubles"] = pl.Series(np.asarray(a["doubles"], np.int8))
+    cols["winner"] = _strings(WINNER_NAMES, a["winner"], null_below_zero=True)
+    cols["tier"] = _strings(list(TIERS), a["tier"])
+    for key, name, dt in (("points", "points", np.float64), ("tricks", "tricks", np.int8),
+                          ("payouts", "payout", np.float64)):
+        m = np.asarray(a[key], dt)
+        for s in SEATS:
+            cols[f"{name}_{s}"] = pl.Series(np.ascontiguousarray(m[:, s]))
+    return pl.DataFrame(cols, schema=hand_schema())
+
+
+def sessions_frame(variant: str, ruleset: str, bot_labels: list[str], session: np.ndarray,
+                   hands: np.ndarray, complete: np.ndarray, first_deal: np.ndarray,
+                   seat_bot: np.ndarray, totals: np.ndarray, place_points: np.ndarray | None):
+    """One row per session. `place_points` [m, 4] is null where it is NaN (or None: bankroll);
+    `won` is having the most at the end, ties standing."""
+    import polars as pl
+
+    m = len(session)
+    totals = np.asarray(totals, np.float64).reshape(m, 4)
+    cols = {"variant": pl.repeat(variant, m, dtype=pl.String, eager=True),
+            "ruleset": pl.repeat(ruleset, m, dtype=pl.String, eager=True),
+            "session": pl.Series(np.asarray(session, np.int32)),
+            "hands": pl.Series(np.asarray(hands, np.int32)),
+            "complete": pl.Series(np.asarray(complete, bool))}
+    for s in SEATS:
+        cols[f"bot_{s}"] = _strings(bot_labels, np.asarray(seat_bot, np.int64).reshape(m, 4)[:, s])
+    for s in SEATS:
+        cols[f"total_{s}"] = pl.Series(np.ascontiguousarray(totals[:, s]))
+    for s in SEATS:
+        if place_points is None:
+            cols[f"place_points_{s}"] = pl.repeat(None, m, dtype=pl.Float64, eager=True)
+        else:
+            col = np.ascontiguousarray(np.asarray(place_points, np.float64)[:, s])
+            cols[f"place_points_{s}"] = pl.Series(col).scatter(np.flatnonzero(np.isnan(col)),
+                                                               None) if m else pl.Series(col)
+    best = totals.max(axis=1, initial=-np.inf)
+    for s in SEATS:
+        cols[f"won_{s}"] = pl.Series(totals[:, s] == best)
+    cols["first_deal"] = pl.Series(np.asarray(first_deal, np.int64))
+    return pl.DataFrame(cols, schema=session_schema())
+
+
+def parquet_bytes(df) -> bytes:
+    buf = io.BytesIO()
+    df.write_parquet(buf, compression="zstd")
+    return buf.getvalue()
+
+
+# -------------------------------------------------------------------------------------- files
+
+
+def chunk_name(k: int, ext: str) -> str:
+    return f"chunk-{k:06d}.{ext}"
+
+
+def hands_path(out: Path, variant: str, k: int) -> Path:
+    return out / "hands" / variant / chunk_name(k, "parquet")
+
+
+def sessions_path(out: Path, variant: str, k: int) -> Path:
+    return out / "sessions" / variant / chunk_name(k, "parquet")
+
+
+def log_path(out: Path, variant: str, k: int) -> Path:
+    return out / "logs" / variant / chunk_name(k, "jsonl")
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write to a temporary name in the same folder, flush to disk, rename over `path`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def remove_temporaries(out: Path) -> int:
+    n = 0
+    for sub in ("hands", "sessions", "logs"):
+        for p in (out / sub).glob("*/*.tmp*"):
+            p.unlink(missing_ok=True)
+            n += 1
+    if (out / f"{MANIFEST}.tmp{os.getpid()}").exists():
+        (out / f"{MANIFEST}.tmp{os.getpid()}").unlink()
+    return n
+
+
+def finished_chunks(out: Path, variant: str) -> set[int]:
+    folder = out / "hands" / variant
+    done = set()
+    if folder.is_dir():
+        for p in folder.glob("chunk-*.parquet"):
+            try:
+                done.add(int(p.stem.split("-")[1]))
+            except (IndexError, ValueError):
+                continue
+    return done
+
+
+def read_manifest(out: Path) -> dict | None:
+    p = out / MANIFEST
+    if not p.exists():
+        return None
+    return json.loads(p.read_text(encoding="utf-8"))
+
+
+def write_manifest(out: Path, manifest: dict) -> None:
+    text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+    write_atomic(out / MANIFEST, text.encode("utf-8"))
+
+
+def read_hands(out: str | Path, variant: str | None = None):
+    """Every hand row of a results folder (or of one variant), sorted by variant and deal id."""
+    import polars as pl
+
+    out = Path(out)
+    pattern = out / "hands" / (variant or "*") / "chunk-*.parquet"
+    files = sorted(out.glob(str(pattern.relative_to(out))))
+    if not files:
+        return pl.DataFrame(schema=hand_schema())
+    return pl.concat([pl.read_parquet(f) for f in files]).sort(["variant", "deal_id"])
+
+
+def read_sessions(out: str | Path, variant: str | None = None):
+    import polars as pl
+
+    out = Path(out)
+    pattern = out / "sessions" / (variant or "*") / "chunk-*.parquet"
+    files = sorted(out.glob(str(pattern.relative_to(out))))
+    if not files:
+        return pl.DataFrame(schema=session_schema())
+    return pl.concat([pl.read_parquet(f) for f in files]).sort(["variant", "session"])

@@ -1,0 +1,148 @@
+"""Command-line faces of issue 4: `kopsim run`, and the `--jobs` figures of `kopsim bench`.
+
+Only argparse is imported here: the parser is built on every `kopsim` call, and the experiment
+machinery (polars, joblib, numba) is imported by the handlers when they run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _positive(opt: str):
+    def parse(text: str) -> int:
+        try:
+            n = int(text.replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{opt}: expected a whole number, got {text!r}")
+        if n < 1:
+            raise argparse.ArgumentTypeError(f"{opt}: expected a positive number, got {n}")
+        return n
+    return parse
+
+
+def _seed(text: str) -> int:
+    try:
+        n = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seed: expected a whole number, got {text!r}")
+    if not 0 <= n < 2**63:
+        raise argparse.ArgumentTypeError("--seed: expected 0 <= seed < 2**63")
+    return n
+
+
+def _jobs_list(text: str) -> list[int]:
+    try:
+        out = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--jobs: expected numbers such as 1,2, got {text!r}")
+    if not out or min(out) < 1:
+        raise argparse.ArgumentTypeError("--jobs: expected positive numbers such as 1,2")
+    return out
+
+
+def add_commands(sub, bench=None) -> None:
+    """Add `run` to the subcommands; give `bench` its --jobs figures."""
+    r = sub.add_parser(
+        "run", help="play an experiment file (variants x bots x deals) in parallel, to Parquet",
+        description="Play every deal of an experiment file under each variant, in chunks, in "
+                    "parallel, and write Parquet results (docs/experiments.md, docs/results.md). "
+                    "Running the same command again resumes an interrupted run.")
+    r.add_argument("experiment", metavar="EXPERIMENT.toml")
+    r.add_argument("--jobs", type=_positive("--jobs"), default=None,
+                   help="parallel jobs (default: every core; with --scheduler: every worker)")
+    r.add_argument("--backend", choices=["loky", "dask"], default=None,
+                   help="loky processes on this machine (default), or dask.distributed")
+    r.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a dask scheduler, e.g. tcp://host:8786 (implies --backend dask); "
+                        "without it --backend dask starts a local cluster")
+    r.add_argument("--out", metavar="DIR", help="results folder (default: results/NAME)")
+    r.add_argument("--deals", type=_positive("--deals"), help="override the file's deals")
+    r.add_argument("--seed", type=_seed, help="override the file's seed")
+    r.add_argument("--chunk", type=_positive("--chunk"), help="deals per chunk (override)")
+    r.add_argument("--log", action="store_true",
+                   help="also keep every hand record (logs/VARIANT/*.jsonl, HAND-RECORD.md)")
+    r.add_argument("--check", action="store_true",
+                   help="validate the file and show the plan, play nothing")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.set_defaults(func=cmd_run)
+    if bench is not None:
+        bench.add_argument("--jobs", type=_jobs_list, default=None, metavar="N,N",
+                           help="also time `kopsim run` (Parquet written) at these job counts, "
+                                "e.g. --jobs 1,2, with the speed-up over the first")
+        bench.add_argument("--run-deals", type=_positive("--run-deals"), default=2_000_000,
+                           help="deals per `kopsim run` timing (default 2,000,000)")
+        bench.add_argument("--lineups", default="random,heuristic",
+                           help="line-ups timed with --jobs (default random,heuristic)")
+        bench.set_defaults(func=cmd_bench)
+
+
+def cmd_run(args) -> int:
+    from .errors import InputError, Problem
+    from .experiment import (ExperimentFailed, default_out, load_experiment, plan_text,
+                             run_experiment)
+
+    backend = args.backend or ("dask" if args.scheduler else "loky")
+    if args.scheduler and backend != "dask":
+        raise InputError([Problem("command line", "--scheduler",
+                                  "a scheduler address needs --backend dask")])
+    exp = load_experiment(args.experiment, deals=args.deals, seed=args.seed, chunk=args.chunk)
+    out = default_out(exp) if args.out is None else __import__("pathlib").Path(args.out)
+    if args.check:
+        print(plan_text(exp, out, args.log))
+        return 0
+    from .parallel import default_jobs
+
+    jobs = args.jobs or (None if backend == "dask" else default_jobs())
+    print(plan_text(exp, out, args.log), file=sys.stderr)
+    try:
+        s = run_experiment(exp, out, jobs=jobs, backend=backend, scheduler=args.scheduler,
+                           log=args.log, progress=False if args.no_progress else None)
+    except ExperimentFailed as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: finished chunks are kept in {out}; run the same command again "
+              "to resume", file=sys.stderr)
+        return 130
+    if s.chunks_before:
+        print(f"resumed: {s.chunks_before} of {s.chunks_total} chunks were already finished")
+    where = f"{backend}" + (f" at {args.scheduler}" if args.scheduler else "")
+    nv, nj = len(exp.variants), s.jobs or s.workers
+    print(f"{exp.name}: {s.deals_played:,} deals played ({nv} variant{'s' * (nv != 1)}) in "
+          f"{s.seconds:.1f} s, {s.hands_per_s:,.0f} hands/s, {nj} job{'s' * (nj != 1)} "
+          f"({where})")
+    print(f"results: {out} ({s.hands_written:,} hand rows written by this run; "
+          f"manifest.json, hands/, {'sessions/, ' if any(v.session for v in exp.variants) else ''}"
+          f"{'logs/' if args.log else ''})".replace(", )", ")"))
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from .bench import run_bench, run_jobs_bench
+    from .ruleset import bundled_names
+
+    names = args.rulesets or bundled_names()
+    results = run_bench(names, args.hands, args.reference_hands)
+    runs = []
+    if args.jobs:
+        lineups = [x.strip() for x in args.lineups.split(",") if x.strip()]
+        runs = run_jobs_bench(args.rulesets[0] if args.rulesets else "kop", lineups, args.jobs,
+                              args.run_deals)
+    if args.json:
+        print(json.dumps(results + runs, indent=2))
+        return 0
+    print(f"{'ruleset':<20}{'engine':<11}{'hands':>11}{'hands/s':>14}{'peak RSS MB':>13}")
+    for r in results:
+        print(f"{r['ruleset']:<20}{r['engine']:<11}{r['hands']:>11,}{r['hands_per_s']:>14,.0f}"
+              f"{r['peak_rss_mb']:>13.1f}")
+    if runs:
+        print(f"\n`kopsim run` (Parquet written, one variant, {args.run_deals:,} deals)")
+        print(f"{'ruleset':<20}{'line-up':<11}{'jobs':>5}{'hands/s':>14}{'speed-up':>10}"
+              f"{'main MB':>9}{'worker MB':>11}")
+        for r in runs:
+            print(f"{r['ruleset']:<20}{r['lineup']:<11}{r['jobs']:>5}{r['hands_per_s']:>14,.0f}"
+                  f"{r['speedup']:>9.2f}x{r['peak_rss_mb']:>9.1f}{r['worker_peak_rss_mb']:>11.1f}")
+    return 0

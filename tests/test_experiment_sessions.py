@@ -1,0 +1,97 @@
+"""The fast session code of `kopsim run` gives exactly the floats of kopsim.session."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kopsim.batch import play_batch
+from kopsim.ruleset import load_ruleset
+from kopsim.runner import hand_seeds
+from kopsim.session import BankrollSession, bankroll_step, series_points
+from kopsim.sessionrows import _bankroll_step, bankroll_scan, series_place_points
+
+SERIES = load_ruleset("kop-sportowy").session
+BANK = load_ruleset("kop-victory-cards").session
+CARRY0 = {"open": False, "session": -1, "next_session": 0, "hands": 0, "balance": None,
+          "first_deal": -1}
+
+payout = st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 7.5, 10.0, 16.0, 1 / 3])
+
+
+def zero_sum(draw_team, a, b):
+    """A zero-sum hand: a team game (two pay two) or a lone player against three."""
+    if draw_team:
+        return [a, a, -a, -a]
+    return [3 * b, -b, -b, -b]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.floats(0, 12, allow_nan=False).map(lambda x: round(x * 4) / 4), min_size=4,
+                max_size=4),
+       st.booleans(), payout, payout, st.permutations(range(4)))
+def test_bankroll_step_is_exact(balance, team, a, b, perm):
+    pay = zero_sum(team, a, b)
+    pay = [pay[i] for i in perm]
+    new, left = np.zeros(4), np.zeros(4)
+    _bankroll_step(np.array(balance, float), np.array(pay, float), new, left)
+    assert new.tolist() == bankroll_step(list(balance), pay)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([-12.0, -5.0, -2.0, -1.0, 0.0, 1.0, 2.0, 2.5, 5.0, 12.0]),
+                min_size=4, max_size=4))
+def test_series_place_points_are_series_points(totals):
+    got = series_place_points(np.array([totals]), SERIES)[0]
+    assert got.tolist() == series_points(totals, SERIES)
+
+
+def test_bankroll_scan_matches_bankroll_sessions_across_chunk_splits():
+    res = play_batch(load_ruleset("kop-victory-cards"), hand_seeds(4, 0, 5000),
+                     np.arange(5000) % 4)
+    deals, pay = np.arange(5000), res.payouts
+
+    def whole(splits):
+        carry, rows, ends = dict(CARRY0), [], []
+        for lo, hi in zip(splits[:-1], splits[1:]):
+            keep, sess, hidx, ended, carry = bankroll_scan(BANK, carry, deals[lo:hi],
+                                                           pay[lo:hi], final=hi == 5000)
+            rows += list(zip((keep + lo).tolist(), sess.tolist(), hidx.tolist()))
+            ends += list(zip(ended["session"].tolist(), ended["hands"].tolist(),
+                             ended["balance"].tolist(), ended["complete"].tolist()))
+        return rows, ends
+
+    rows, ends = whole([0, 5000])
+    assert (rows, ends) == whole([0, 7, 8, 1000, 1001, 2500, 4999, 5000])
+    # the same sessions, played hand by hand with BankrollSession
+    i, s = 0, 0
+    expected_rows, expected_ends = [], []
+    while i < 5000:
+        if i % 4:
+            i += 1
+            continue
+        bank = BankrollSession.start(BANK)
+        while i < 5000 and not bank.over:
+            expected_rows.append((i, s, bank.hands))
+            bank.play(pay[i].tolist())
+            i += 1
+        expected_ends.append((s, bank.hands, bank.balance, bank.over))
+        s += 1
+    assert rows == expected_rows
+    assert ends == expected_ends
+
+
+def test_resume_state_is_rebuilt_from_the_written_hands(tmp_path):
+    from kopsim.experiment import _carry_from_files, experiment_from_dict, run_experiment
+
+    exp = experiment_from_dict({"deals": 2000, "seed": 4, "chunk": 8, "sessions": True,
+                                "bots": "random", "variants": ["kop-victory-cards"]})
+    run_experiment(exp, tmp_path, jobs=1)
+    res = play_batch(load_ruleset("kop-victory-cards"), hand_seeds(4, 0, 2000),
+                     np.arange(2000) % 4)
+    carry = dict(CARRY0)
+    for k in range(exp.chunks):
+        assert _carry_from_files(tmp_path, exp.variants[0], k) == carry, k
+        lo, hi = 8 * k, 8 * k + 8
+        *_, carry = bankroll_scan(BANK, carry, np.arange(lo, hi), res.payouts[lo:hi], False)
