@@ -1,7 +1,9 @@
 """`kopsim bench`: hands per second and peak memory, each measurement in a fresh process.
 
-A fresh process per (ruleset, engine) keeps the peak-RSS figure honest: it is that run's own
-peak, not the high-water mark of everything measured before it.
+A fresh process per measurement keeps the peak-RSS figure honest: it is that run's own peak,
+not the high-water mark of everything measured before it. Rows: the batch kernel with random and
+with heuristic line-ups and the reference engine, per ruleset; with --bots the solver and pimc
+decision medians (kopsim.bench_bots); with --jobs, `kopsim run` at each job count.
 """
 
 from __future__ import annotations
@@ -22,23 +24,25 @@ def _peak_rss_mb() -> float:
     return kb / 1024 if sys.platform != "darwin" else kb / 2**20
 
 
-def measure(ruleset: str, engine: str, hands: int, seed: int = 1) -> dict:
+def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = "random") -> dict:
     from .ruleset import load_ruleset
 
     rules = load_ruleset(ruleset)
     if engine == "batch":
         from .batch import play_batch
+        from .bots import bot_spec
         from .compiled import compile_rules
         from .runner import hand_seeds
 
         cr = compile_rules(rules)
-        play_batch(cr, hand_seeds(seed, 0, 8), np.arange(8) % 4)  # compile or load the cache
+        bots = [bot_spec(lineup)]
+        play_batch(cr, hand_seeds(seed, 0, 8), np.arange(8) % 4, bots=bots)  # compile / cache
         chunk = 65536
         t0 = time.perf_counter()
         for start in range(0, hands, chunk):
             count = min(chunk, hands - start)
             idx = np.arange(start, start + count)
-            play_batch(cr, hand_seeds(seed, start, count), idx % 4, idx)
+            play_batch(cr, hand_seeds(seed, start, count), idx % 4, idx, bots=bots)
         dt = time.perf_counter() - t0
     else:
         from .play import play_random_hand
@@ -48,20 +52,34 @@ def measure(ruleset: str, engine: str, hands: int, seed: int = 1) -> dict:
         for i in range(hands):
             play_random_hand(rules, hand_seed(seed, i), i % 4)
         dt = time.perf_counter() - t0
-    return {"ruleset": ruleset, "engine": engine, "hands": hands,
+    return {"ruleset": ruleset, "engine": engine, "lineup": lineup, "hands": hands,
             "hands_per_s": round(hands / dt, 1), "peak_rss_mb": round(_peak_rss_mb(), 1)}
 
 
-def run_bench(rulesets: list[str], batch_hands: int, reference_hands: int) -> list[dict]:
+def _fresh(*argv: str) -> dict:
+    """One measurement in a fresh interpreter (see the module docstring)."""
+    cmd = [sys.executable, "-m", "kopsim.bench", *argv]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=os.environ.copy())
+    if proc.returncode != 0:
+        raise RuntimeError(f"bench {' '.join(argv)} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def run_bench(rulesets: list[str], batch_hands: int, reference_hands: int,
+              heuristic_hands: int | None = None) -> list[dict]:
+    """Batch kernel (random, then four heuristic bots) and reference engine, per ruleset."""
+    heuristic_hands = heuristic_hands or max(batch_hands // 4, 1)
     out = []
     for r in rulesets:
-        for engine, n in (("batch", batch_hands), ("reference", reference_hands)):
-            cmd = [sys.executable, "-m", "kopsim.bench", r, engine, str(n)]
-            proc = subprocess.run(cmd, capture_output=True, text=True, env=os.environ.copy())
-            if proc.returncode != 0:
-                raise RuntimeError(f"bench of {r}/{engine} failed:\n{proc.stderr}")
-            out.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+        out.append(_fresh(r, "batch", str(batch_hands), "random"))
+        out.append(_fresh(r, "batch", str(heuristic_hands), "heuristic"))
+        out.append(_fresh(r, "reference", str(reference_hands), "random"))
     return out
+
+
+def bots_bench(ruleset: str = "kop") -> list[dict]:
+    """The solver on full positions and pimc per card decision (medians)."""
+    return [_fresh("--bots", "solver", ruleset), _fresh("--bots", "pimc", ruleset)]
 
 
 def measure_run(ruleset: str, lineup: str, jobs: int, deals: int, seed: int = 1) -> dict:
@@ -111,9 +129,52 @@ def run_jobs_bench(ruleset: str, lineups: list[str], jobs: list[int], deals: int
     return out
 
 
+def cmd_bench(args) -> int:
+    from .ruleset import bundled_names
+
+    names = args.rulesets or bundled_names()
+    results = run_bench(names, args.hands, args.reference_hands, args.heuristic_hands)
+    bots = bots_bench(names[0] if args.rulesets else "kop") if args.bots else []
+    runs = []
+    if args.jobs:
+        lineups = [x.strip() for x in args.lineups.split(",") if x.strip()]
+        runs = run_jobs_bench(args.rulesets[0] if args.rulesets else "kop", lineups, args.jobs,
+                              args.run_deals)
+    if args.json:
+        print(json.dumps(results + bots + runs, indent=2))
+        return 0
+    print(f"{'ruleset':<20}{'engine':<11}{'line-up':<11}{'hands':>11}{'hands/s':>14}"
+          f"{'peak RSS MB':>13}")
+    for r in results:
+        print(f"{r['ruleset']:<20}{r['engine']:<11}{r['lineup']:<11}{r['hands']:>11,}"
+              f"{r['hands_per_s']:>14,.0f}{r['peak_rss_mb']:>13.1f}")
+    for r in bots:
+        what = ("solver, full 4-trick position" if r["bench"] == "solver_full_position"
+                else f"pimc card decision ({r['samples']} samples)")
+        print(f"\n{r['ruleset']}: {what}: median {r['median_ms']} ms, 90th percentile "
+              f"{r['p90_ms']} ms")
+    if runs:
+        print(f"\n`kopsim run` (Parquet written, one variant, {args.run_deals:,} deals)")
+        print(f"{'ruleset':<20}{'line-up':<11}{'jobs':>5}{'hands/s':>14}{'speed-up':>10}"
+              f"{'main MB':>9}{'worker MB':>11}")
+        for r in runs:
+            print(f"{r['ruleset']:<20}{r['lineup']:<11}{r['jobs']:>5}{r['hands_per_s']:>14,.0f}"
+                  f"{r['speedup']:>9.2f}x{r['peak_rss_mb']:>9.1f}{r['worker_peak_rss_mb']:>11.1f}")
+    return 0
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--run":
         print(json.dumps(measure_run(sys.argv[2], sys.argv[3], int(sys.argv[4]),
                                      int(sys.argv[5]))))
+    elif sys.argv[1] == "--bots":
+        from . import bench_bots
+
+        fn = {"solver": bench_bots.solver_full_positions,
+              "pimc": bench_bots.pimc_card_decisions}[sys.argv[2]]
+        row = fn(sys.argv[3])
+        row["peak_rss_mb"] = round(_peak_rss_mb(), 1)
+        print(json.dumps(row))
     else:
-        print(json.dumps(measure(sys.argv[1], sys.argv[2], int(sys.argv[3]))))
+        row = measure(sys.argv[1], sys.argv[2], int(sys.argv[3]), lineup=sys.argv[4])
+        print(json.dumps(row))

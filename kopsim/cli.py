@@ -76,22 +76,6 @@ def _cmd_replay(args) -> int:
     return 0
 
 
-def _cmd_bench(args) -> int:
-    from .bench import run_bench
-    from .ruleset import bundled_names
-
-    names = args.rulesets or bundled_names()
-    results = run_bench(names, args.hands, args.reference_hands)
-    if args.json:
-        print(json.dumps(results, indent=2))
-        return 0
-    print(f"{'ruleset':<20}{'engine':<11}{'hands':>11}{'hands/s':>14}{'peak RSS MB':>13}")
-    for r in results:
-        print(f"{r['ruleset']:<20}{r['engine']:<11}{r['hands']:>11,}{r['hands_per_s']:>14,.0f}"
-              f"{r['peak_rss_mb']:>13.1f}")
-    return 0
-
-
 def _lazy(module: str, name: str):
     """A handler imported only when its command runs (keeps `kopsim --help` fast)."""
     def run(args):
@@ -139,8 +123,21 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("rulesets", nargs="*", help="default: every bundled ruleset")
     b.add_argument("--hands", type=int, default=2_000_000, help="hands for the batch kernel")
     b.add_argument("--reference-hands", type=int, default=5_000)
+    b.add_argument("--heuristic-hands", type=int, default=None,
+                   help="hands for four heuristic bots in the batch kernel (default: hands / 4)")
+    b.add_argument("--bots", action="store_true",
+                   help="also the solver's and pimc's decision times (medians)")
+    from .runcli import _jobs_list, _positive
+
+    b.add_argument("--jobs", type=_jobs_list, default=None, metavar="N,N",
+                   help="also time `kopsim run` (Parquet written) at these job counts, "
+                        "e.g. --jobs 1,2, with the speed-up over the first")
+    b.add_argument("--run-deals", type=_positive("--run-deals"), default=2_000_000,
+                   help="deals per `kopsim run` timing (default 2,000,000)")
+    b.add_argument("--lineups", default="random,heuristic",
+                   help="line-ups timed with --jobs (default random,heuristic)")
     b.add_argument("--json", action="store_true")
-    b.set_defaults(func=_cmd_bench)
+    b.set_defaults(func=_lazy("kopsim.bench", "cmd_bench"))
 
     # --- solver command (issue 3): kopsim solve
     def _cmd_solve(args) -> int:
@@ -171,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     # --- experiment commands (issue 4): kopsim run
     from .runcli import add_commands  # argparse only; handlers import the engine when run
 
-    add_commands(sub, bench=b)  # `kopsim run`, and `kopsim bench --jobs 1,2` figures
+    add_commands(sub)
     # --- report commands (issue 5): kopsim report, kopsim rules diff
     def _cmd_report(args) -> int:
         from .report import cmd_report

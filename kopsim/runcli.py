@@ -1,4 +1,4 @@
-"""Command-line faces of issue 4: `kopsim run`, and the `--jobs` figures of `kopsim bench`.
+"""Command-line face of `kopsim run`.
 
 Only argparse is imported here: the parser is built on every `kopsim` call, and the experiment
 machinery (polars, joblib, numba) is imported by the handlers when they run.
@@ -43,8 +43,8 @@ def _jobs_list(text: str) -> list[int]:
     return out
 
 
-def add_commands(sub, bench=None) -> None:
-    """Add `run` to the subcommands; give `bench` its --jobs figures."""
+def add_commands(sub) -> None:
+    """Add `run` to the subcommands."""
     r = sub.add_parser(
         "run", help="play an experiment file (variants x bots x deals) in parallel, to Parquet",
         description="Play every deal of an experiment file under each variant, in chunks, in "
@@ -68,15 +68,6 @@ def add_commands(sub, bench=None) -> None:
                    help="validate the file and show the plan, play nothing")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_run)
-    if bench is not None:
-        bench.add_argument("--jobs", type=_jobs_list, default=None, metavar="N,N",
-                           help="also time `kopsim run` (Parquet written) at these job counts, "
-                                "e.g. --jobs 1,2, with the speed-up over the first")
-        bench.add_argument("--run-deals", type=_positive("--run-deals"), default=2_000_000,
-                           help="deals per `kopsim run` timing (default 2,000,000)")
-        bench.add_argument("--lineups", default="random,heuristic",
-                           help="line-ups timed with --jobs (default random,heuristic)")
-        bench.set_defaults(func=cmd_bench)
 
 
 def cmd_run(args) -> int:
@@ -117,32 +108,4 @@ def cmd_run(args) -> int:
     print(f"results: {out} ({s.hands_written:,} hand rows written by this run; "
           f"manifest.json, hands/, {'sessions/, ' if any(v.session for v in exp.variants) else ''}"
           f"{'logs/' if args.log else ''})".replace(", )", ")"))
-    return 0
-
-
-def cmd_bench(args) -> int:
-    from .bench import run_bench, run_jobs_bench
-    from .ruleset import bundled_names
-
-    names = args.rulesets or bundled_names()
-    results = run_bench(names, args.hands, args.reference_hands)
-    runs = []
-    if args.jobs:
-        lineups = [x.strip() for x in args.lineups.split(",") if x.strip()]
-        runs = run_jobs_bench(args.rulesets[0] if args.rulesets else "kop", lineups, args.jobs,
-                              args.run_deals)
-    if args.json:
-        print(json.dumps(results + runs, indent=2))
-        return 0
-    print(f"{'ruleset':<20}{'engine':<11}{'hands':>11}{'hands/s':>14}{'peak RSS MB':>13}")
-    for r in results:
-        print(f"{r['ruleset']:<20}{r['engine']:<11}{r['hands']:>11,}{r['hands_per_s']:>14,.0f}"
-              f"{r['peak_rss_mb']:>13.1f}")
-    if runs:
-        print(f"\n`kopsim run` (Parquet written, one variant, {args.run_deals:,} deals)")
-        print(f"{'ruleset':<20}{'line-up':<11}{'jobs':>5}{'hands/s':>14}{'speed-up':>10}"
-              f"{'main MB':>9}{'worker MB':>11}")
-        for r in runs:
-            print(f"{r['ruleset']:<20}{r['lineup']:<11}{r['jobs']:>5}{r['hands_per_s']:>14,.0f}"
-                  f"{r['speedup']:>9.2f}x{r['peak_rss_mb']:>9.1f}{r['worker_peak_rss_mb']:>11.1f}")
     return 0

@@ -118,3 +118,14 @@ def test_bench_json(capsys):
     assert {(r["ruleset"], r["engine"]) for r in rows} == {("kop", "batch"), ("kop", "reference")}
     for r in rows:
         assert r["hands_per_s"] > 0 and r["peak_rss_mb"] > 0
+
+
+def test_bench_rows_cover_heuristic_and_bots(capsys):
+    assert main(["bench", "kop", "--hands", "20000", "--heuristic-hands", "5000",
+                 "--reference-hands", "20", "--bots", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    lineups = {(r.get("engine"), r.get("lineup")) for r in rows if "engine" in r}
+    assert {("batch", "random"), ("batch", "heuristic"), ("reference", "random")} <= lineups
+    benches = {r["bench"]: r for r in rows if "bench" in r}
+    assert benches["solver_full_position"]["median_ms"] > 0
+    assert benches["pimc_card_decision"]["decisions"] > 0

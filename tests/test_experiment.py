@@ -528,5 +528,5 @@ def test_bench_command_line_takes_job_counts():
 
     args = build_parser().parse_args(["bench", "kop", "--jobs", "1,2", "--run-deals", "1000",
                                       "--lineups", "random"])
-    assert args.jobs == [1, 2] and args.run_deals == 1000 and args.func.__name__ == "cmd_bench"
+    assert args.jobs == [1, 2] and args.run_deals == 1000 and args.lineups == "random"
     assert build_parser().parse_args(["bench"]).jobs is None  # the plain bench is unchanged
