@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from .bits import ONE, ZERO, allowed_cards, nth_bit, popcount
 from .bots import bot_spec
 from .bots.heuristic import heur_call, heur_card, heuristic_tables, relations
 from .compiled import TIERS, WINNERS, CompiledRules, compile_rules
@@ -25,12 +26,6 @@ MIX1 = np.uint64(_M1)
 MIX2 = np.uint64(_M2)
 STREAM = np.uint64(_S)
 U30, U27, U31, U32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
-M55 = np.uint64(0x5555555555555555)
-M33 = np.uint64(0x3333333333333333)
-M0F = np.uint64(0x0F0F0F0F0F0F0F0F)
-M01 = np.uint64(0x0101010101010101)
 
 
 @njit(cache=True, inline='always')
@@ -62,23 +57,6 @@ def _draw_seat(seat, n, st0, st1, st2, st3):
     return j, st0, st1, st2, st3
 
 
-@njit(cache=True, inline='always')
-def _popcount(m):
-    # the SWAR idiom, which LLVM turns into a single popcnt instruction
-    m = m - ((m >> ONE) & M55)
-    m = (m & M33) + ((m >> np.uint64(2)) & M33)
-    m = (m + (m >> np.uint64(4))) & M0F
-    return np.int64((m * M01) >> np.uint64(56))
-
-
-@njit(cache=True, inline='always')
-def _nth_bit(m, k):
-    """Index of the k-th lowest set bit of m."""
-    for _ in range(k):
-        m &= m - ONE
-    return _popcount((m & (~m + ONE)) - ONE)
-
-
 @njit(cache=True)
 def _eval_preds(elig, hands, dealer, p_op, p_mask, p_a, p_b, p_start, p_end, stack):
     for p in range(p_start.shape[0]):
@@ -102,7 +80,7 @@ def _eval_pred(p, hand, pos, p_op, p_mask, p_a, p_b, p_start, p_end, stack):
             stack[sp] = (hand & p_mask[i]) == ZERO
             sp += 1
         elif op == 3:
-            c = _popcount(hand & p_mask[i])
+            c = popcount(hand & p_mask[i])
             stack[sp] = c >= p_a[i] and c <= p_b[i]
             sp += 1
         elif op == 4:
@@ -423,25 +401,13 @@ def _play_batch(seeds, dealers, nc,
                 for i in range(4):
                     seat = (leader + i) % 4
                     hand = left[seat]
-                    if i == 0:
-                        allowed = hand
-                    else:
-                        same = hand & suit_mask[o, led]
-                        if same:
-                            allowed = same if follow else hand
-                        elif trump_void and (hand & trump):
-                            allowed = hand & trump
-                        else:
-                            allowed = hand
-                        if must_beat:
-                            b = allowed & beat_mask[o, led, w]
-                            if b:
-                                allowed = b
-                    m = _popcount(allowed)
+                    allowed = allowed_cards(hand, i, suit_mask[o, led], trump,
+                                            beat_mask[o, led, w], follow, trump_void, must_beat)
+                    m = popcount(allowed)
                     kind = bot_kind[seat_bot[h, seat]]
                     if kind == 0:  # random
                         j, st0, st1, st2, st3 = _draw_seat(seat, m, st0, st1, st2, st3)
-                        card = _nth_bit(allowed, j)
+                        card = nth_bit(allowed, j)
                     else:
                         kb = bid if bid >= 0 else bel_k[seat]
                         db = bidder if bid >= 0 else bel_decl[seat]

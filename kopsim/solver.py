@@ -26,16 +26,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from .bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
 from .compiled import CompiledRules, compile_rules
 from .errors import InputError, Problem
 from .scoring import counted_doubles, distribute
 
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
-M55 = np.uint64(0x5555555555555555)
-M33 = np.uint64(0x3333333333333333)
-M0F = np.uint64(0x0F0F0F0F0F0F0F0F)
-M01 = np.uint64(0x0101010101010101)
 HMUL1 = np.uint64(0x9E3779B97F4A7C15)
 HMUL2 = np.uint64(0xBF58476D1CE4E5B9)
 U29 = np.uint64(29)
@@ -52,38 +47,6 @@ N_F = 8
 
 
 # ------------------------------------------------------------------------------ scalar helpers
-
-
-@njit(cache=True, inline='always')
-def _popcount(m):
-    m = m - ((m >> ONE) & M55)
-    m = (m & M33) + ((m >> np.uint64(2)) & M33)
-    m = (m + (m >> np.uint64(4))) & M0F
-    return np.int64((m * M01) >> np.uint64(56))
-
-
-@njit(cache=True, inline='always')
-def _lowbit_index(m):
-    return _popcount((m & (~m + ONE)) - ONE)
-
-
-@njit(cache=True, inline='always')
-def _allowed(hand, pos, led_mask, trump_mask, beat_w, follow, trump_void, must_beat):
-    """The batch kernel's legal cards: follow, else trump, else anything; then must beat."""
-    if pos == 0:
-        return hand
-    same = hand & led_mask
-    if same:
-        allowed = same if follow else hand
-    elif trump_void and (hand & trump_mask):
-        allowed = hand & trump_mask
-    else:
-        allowed = hand
-    if must_beat:
-        b = allowed & beat_w
-        if b:
-            allowed = b
-    return allowed
 
 
 @njit(cache=True, inline='always')
@@ -179,7 +142,7 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask,
             pos = s_i[d, I_POS]
             s_i[d, I_SLOT] = -1
             if pos == 0:
-                n = _popcount(rem)
+                n = popcount(rem)
                 if n == 0:
                     w, t = _classify(s_f[d, F_OPTS], s_f[d, F_YPTS], s_i[d, I_OTR], s_i[d, I_YTR],
                                      win_points, smax, all_tricks, tie_code, lone_won, lone_lost)
@@ -196,13 +159,13 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask,
                     for i in range(4):
                         seat = (leader + i) % 4
                         if seat == 0:
-                            c = _lowbit_index(h0 & rem)
+                            c = lowbit_index(h0 & rem)
                         elif seat == 1:
-                            c = _lowbit_index(h1 & rem)
+                            c = lowbit_index(h1 & rem)
                         elif seat == 2:
-                            c = _lowbit_index(h2 & rem)
+                            c = lowbit_index(h2 & rem)
                         else:
-                            c = _lowbit_index(h3 & rem)
+                            c = lowbit_index(h3 & rem)
                         tp += cpts[c]
                         if i == 0:
                             led = suit[c]
@@ -273,14 +236,14 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask,
                 partner_wins = False
             else:
                 bw = beat[led, wcard]
-                allowed = _allowed(hand, pos, suit_mask[led], trump_mask, bw,
+                allowed = allowed_cards(hand, pos, suit_mask[led], trump_mask, bw,
                                    follow, trump_void, must_beat)
                 partner_wins = ((old_mask >> s_i[d, I_WSEAT]) & 1) == is_max
             nm = 0
             m = allowed
             while m:
                 lb = m & (~m + ONE)
-                c = _popcount(lb - ONE)
+                c = popcount(lb - ONE)
                 m ^= lb
                 if pos == 0:
                     k = strength[c]
@@ -434,7 +397,7 @@ def _solve_all(root_i, root_f, root_rem, hands, old_mask,
         wcard = cur_i[I_WCARD]
         hand = hands[seat] & rem
         bw = beat[led, wcard] if pos > 0 else ZERO
-        allowed = _allowed(hand, pos, suit_mask[led], trump_mask, bw, follow, trump_void,
+        allowed = allowed_cards(hand, pos, suit_mask[led], trump_mask, bw, follow, trump_void,
                            must_beat)
         is_max = (old_mask >> seat) & 1
         chosen = -1
@@ -443,7 +406,7 @@ def _solve_all(root_i, root_f, root_rem, hands, old_mask,
         m = allowed
         while m:
             lb = m & (~m + ONE)
-            c = _popcount(lb - ONE)
+            c = popcount(lb - ONE)
             m ^= lb
             ci = cur_i.copy()
             cf = cur_f.copy()
