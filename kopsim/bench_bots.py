@@ -1,4 +1,5 @@
-"""Bot benchmarks: the solver on full positions, pimc per card decision, heuristic line-ups.
+"""Bot benchmarks: the solver on full positions and pimc per card decision (heuristic line-ups
+are rows of `kopsim.bench` itself).
 
 Medians, not means: a decision's cost varies with the position (early leads search far more
 than last-trick follows), and the issue's targets are stated as medians.
@@ -68,27 +69,3 @@ def pimc_card_decisions(ruleset: str = "kop", hands: int = 30, seed: int = 1,
     return {"bench": "pimc_card_decision", "ruleset": ruleset, "samples": spec.params.samples,
             "decisions": len(times), "median_ms": round(1000 * statistics.median(times), 2),
             "p90_ms": round(1000 * float(np.percentile(times, 90)), 2)}
-
-
-def heuristic_lineup(ruleset: str = "kop", hands: int = 1_000_000, seed: int = 1) -> dict:
-    """Four heuristic bots through the batch kernel in one process."""
-    from .batch import play_batch
-    from .bots import bot_spec
-    from .compiled import compile_rules
-    from .runner import hand_seeds
-    from .ruleset import load_ruleset
-    from .bench import _peak_rss_mb
-
-    cr = compile_rules(load_ruleset(ruleset))
-    bots = [bot_spec("heuristic")]
-    play_batch(cr, hand_seeds(seed, 0, 8), np.arange(8) % 4, bots=bots)
-    chunk = 65536
-    t0 = time.perf_counter()
-    for s in range(0, hands, chunk):
-        n = min(chunk, hands - s)
-        idx = np.arange(s, s + n)
-        play_batch(cr, hand_seeds(seed, s, n), idx % 4, idx, bots=bots)
-    dt = time.perf_counter() - t0
-    return {"bench": "heuristic_batch", "ruleset": ruleset, "engine": "batch",
-            "lineup": "4x heuristic", "hands": hands, "hands_per_s": round(hands / dt, 1),
-            "peak_rss_mb": round(_peak_rss_mb(), 1)}

@@ -251,7 +251,7 @@ def heur_card(legal, hand, seat, o, trick, n_in_trick, leader, rel, who_played,
         for c in range(nc):
             if (legal >> np.uint64(c)) & one and suit[o, c] != 0 and power[o, c] >= 0.5:
                 return c
-        return _weakest(legal, o, power, card_points, nc)
+        return _pick(legal, o, power, card_points, nc, WEAKEST)
     led = suit[o, trick[0]]
     w = trick[0]
     wpos = 0
@@ -266,12 +266,12 @@ def heur_card(legal, hand, seat, o, trick, n_in_trick, leader, rel, who_played,
     beaters = legal & beat_mask[o, led, w]
     if rel[wseat] == 1 and (last or _is_master(w, o, led, hand, who_played, beat_mask)):
         if prm[P_SMEAR] > 0.5 and beaters == np.uint64(0):
-            return _richest(legal, o, power, card_points, nc)
-        return _weakest(legal, o, power, card_points, nc)
+            return _pick(legal, o, power, card_points, nc, RICHEST)
+        return _pick(legal, o, power, card_points, nc, WEAKEST)
     if beaters != np.uint64(0):
         if last or pts >= 10 or rel[wseat] != 1:
-            return _cheapest(beaters, o, power, card_points, nc)
-    return _weakest(legal, o, power, card_points, nc)
+            return _pick(beaters, o, power, card_points, nc, CHEAPEST)
+    return _pick(legal, o, power, card_points, nc, WEAKEST)
 
 
 @njit(cache=True)
@@ -285,34 +285,25 @@ def _is_master(w, o, led, hand, who_played, beat_mask):
     return True
 
 
-@njit(cache=True)
-def _weakest(mask, o, power, card_points, nc):
-    best = -1
-    for c in range(nc):
-        if (mask >> np.uint64(c)) & np.uint64(1):
-            if best < 0 or (power[o, c] + card_points[c] / 40.0
-                            < power[o, best] + card_points[best] / 40.0):
-                best = c
-    return best
+WEAKEST, CHEAPEST, RICHEST = 0, 1, 2
 
 
 @njit(cache=True)
-def _cheapest(mask, o, power, card_points, nc):
+def _pick(mask, o, power, card_points, nc, how):
+    """The card of mask that is weakest (power and points: what to throw away), cheapest
+    (least power: how to win a trick) or richest (most points for least power: a smear)."""
     best = -1
+    best_key = 0.0
     for c in range(nc):
         if (mask >> np.uint64(c)) & np.uint64(1):
-            if best < 0 or power[o, c] < power[o, best]:
-                best = c
-    return best
-
-
-@njit(cache=True)
-def _richest(mask, o, power, card_points, nc):
-    best = -1
-    for c in range(nc):
-        if (mask >> np.uint64(c)) & np.uint64(1):
-            if best < 0 or card_points[c] - 5 * power[o, c] > card_points[best] - 5 * power[o, best]:
-                best = c
+            if how == WEAKEST:
+                key = power[o, c] + card_points[c] / 40.0
+            elif how == CHEAPEST:
+                key = power[o, c]
+            else:
+                key = 5 * power[o, c] - card_points[c]
+            if best < 0 or key < best_key:
+                best, best_key = c, key
     return best
 
 
