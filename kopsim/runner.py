@@ -1,7 +1,10 @@
-"""A run of hands: seeds derived up front, sessions laid out, played in chunks by the kernel.
+"""A run of hands for `kopsim simulate`, laid out on deal ids exactly as `kopsim run` lays them
+out (kopsim/experiment.py), so the same ruleset and seed deal the same hands in both.
 
-Hand seeds depend only on (run seed, session, hand index), never on chunking or on which process
-plays a hand, so any split of a run gives the same hands.
+Deal d has seed `hand_seed(seed, d)` and dealer `d % 4`. Sessions start on deal ids that are
+multiples of 4 (their hand i is dealt by seat i % 4): a series of L hands takes deals
+[s*L', s*L' + L) with L' = L rounded up to a multiple of 4; a bankroll session runs until a
+player is out and the next starts at the next multiple of 4.
 """
 
 from __future__ import annotations
@@ -11,10 +14,9 @@ from typing import Iterator
 
 import numpy as np
 
-from .batch import BatchResult, concat, play_batch, take
+from .batch import BatchResult, play_batch, take
 from .compiled import CompiledRules
-from .rng import hand_seed, hand_seeds_np
-from .session import BankrollSession
+from .rng import hand_seeds_np
 
 
 def hand_seeds(run_seed: int, start: int, count: int) -> np.ndarray:
@@ -22,17 +24,13 @@ def hand_seeds(run_seed: int, start: int, count: int) -> np.ndarray:
                          np.arange(start, start + count, dtype=np.uint64))
 
 
-def session_seed(run_seed: int, session: int) -> int:
-    return hand_seed(run_seed, session)
-
-
-def session_hand_seeds(run_seed: int, sessions: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    return hand_seeds_np(hand_seeds_np(np.full(len(sessions), run_seed, np.uint64), sessions), idx)
+def deal_seeds(run_seed: int, deal_ids: np.ndarray) -> np.ndarray:
+    return hand_seeds_np(np.full(len(deal_ids), run_seed, np.uint64), deal_ids)
 
 
 @dataclass
 class Chunk:
-    result: BatchResult
+    result: BatchResult  # its hand_index is the index in the run, or in the session
     session: np.ndarray | None  # session of each hand (None: the ruleset has no sessions)
 
 
@@ -42,59 +40,38 @@ def iter_run(cr: CompiledRules, run_seed: int, n_hands: int, chunk: int = 65536)
     if spec is None:
         for start in range(0, n_hands, chunk):
             count = min(chunk, n_hands - start)
-            idx = np.arange(start, start + count, dtype=np.int64)
-            yield Chunk(play_batch(cr, hand_seeds(run_seed, start, count), idx % 4, idx), None)
+            d = np.arange(start, start + count, dtype=np.int64)
+            yield Chunk(play_batch(cr, deal_seeds(run_seed, d), d % 4, d), None)
     elif spec.kind == "series":
         length = spec.hands
+        stride = -(-length // 4) * 4
         for start in range(0, n_hands, chunk):
-            count = min(chunk, n_hands - start)
-            g = np.arange(start, start + count, dtype=np.int64)
+            g = np.arange(start, min(n_hands, start + chunk), dtype=np.int64)
             sess, idx = g // length, g % length
-            seeds = session_hand_seeds(run_seed, sess, idx)
-            yield Chunk(play_batch(cr, seeds, idx % 4, idx), sess)
+            d = sess * stride + idx
+            yield Chunk(play_batch(cr, deal_seeds(run_seed, d), d % 4, idx), sess)
     else:
         yield from _bankroll_run(cr, run_seed, n_hands, chunk)
 
 
 def _bankroll_run(cr: CompiledRules, run_seed: int, n_hands: int, chunk: int) -> Iterator[Chunk]:
-    """Sessions end when a player is out, which only play reveals: deal each open session a
-    block of hands, keep those up to its end, and deal more to the sessions still going."""
+    """Sessions end when a player is out, which only play reveals: play deals in order and let
+    the bankroll scan keep the hands of each session."""
+    from .experiment import CARRY0
+    from .sessionrows import bankroll_scan
+
     spec = cr.rules.session
-    block = 16
-    produced = 0
-    first_session = 0
+    carry = dict(CARRY0)
+    produced, cursor = 0, 0
     while produced < n_hands:
-        group = max(1, min(chunk // block, (n_hands - produced) // 4 + 1))
-        sessions = list(range(first_session, first_session + group))
-        state = {s: BankrollSession.start(spec) for s in sessions}
-        kept: dict[int, list[BatchResult]] = {s: [] for s in sessions}
-        open_ = list(sessions)
-        while open_:
-            sess = np.repeat(np.array(open_, np.int64), block)
-            idx = np.tile(np.arange(block, dtype=np.int64), len(open_))
-            idx += np.repeat(np.array([state[s].hands for s in open_], np.int64), block)
-            seeds = session_hand_seeds(run_seed, sess, idx)
-            res = play_batch(cr, seeds, idx % 4, idx)
-            still = []
-            for j, s in enumerate(open_):
-                b = state[s]
-                used = 0
-                for i in range(j * block, (j + 1) * block):
-                    b.play([float(x) for x in res.payouts[i]])
-                    used += 1
-                    if b.over:
-                        break
-                kept[s].append(take(res, np.arange(j * block, j * block + used)))
-                if not b.over:
-                    still.append(s)
-            open_ = still
-        for s in sessions:
-            part = concat(kept[s])
-            room = n_hands - produced
-            if room <= 0:
-                return
-            if len(part) > room:
-                part = take(part, np.arange(room))
-            produced += len(part)
-            yield Chunk(part, np.full(len(part), s, np.int64))
-        first_session += group
+        d = np.arange(cursor, cursor + chunk, dtype=np.int64)
+        cursor += chunk
+        res = play_batch(cr, deal_seeds(run_seed, d), d % 4, d)
+        keep, sess, hidx, _, carry = bankroll_scan(spec, carry, d, res.payouts, final=False)
+        keep = keep[: n_hands - produced]
+        if len(keep) == 0:
+            continue
+        part = take(res, keep)
+        part.hand_index = hidx[: len(keep)].astype(np.int64)
+        produced += len(part)
+        yield Chunk(part, sess[: len(keep)].astype(np.int64))

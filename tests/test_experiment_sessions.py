@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -95,3 +96,32 @@ def test_resume_state_is_rebuilt_from_the_written_hands(tmp_path):
         assert _carry_from_files(tmp_path, exp.variants[0], k) == carry, k
         lo, hi = 8 * k, 8 * k + 8
         *_, carry = bankroll_scan(BANK, carry, np.arange(lo, hi), res.payouts[lo:hi], False)
+
+
+@pytest.mark.parametrize("ruleset", ["kop-sportowy", "kop-victory-cards"])
+def test_simulate_and_run_lay_out_the_same_hands(tmp_path, ruleset):
+    """The same ruleset and seed: `kopsim simulate` (random bots) and `kopsim run` deal the same
+    hands to the same sessions, with the same results."""
+    import numpy as np
+    import polars as pl
+
+    from kopsim.compiled import compile_rules
+    from kopsim.experiment import experiment_from_dict, run_experiment
+    from kopsim.ruleset import load_ruleset
+    from kopsim.runner import iter_run
+
+    exp = experiment_from_dict({"deals": 400, "seed": 5, "bots": "random", "sessions": True,
+                                "variants": [ruleset], "name": "same"})
+    run_experiment(exp, tmp_path, jobs=1, progress=False)
+    rows = (pl.read_parquet(str(tmp_path / "hands" / ruleset / "*.parquet"))
+            .sort("deal_id"))
+    n = rows.height
+    chunks = list(iter_run(compile_rules(load_ruleset(ruleset)), 5, n, chunk=128))
+    seeds = np.concatenate([c.result.seeds for c in chunks])
+    sessions = np.concatenate([c.session for c in chunks])
+    index = np.concatenate([c.result.hand_index for c in chunks])
+    payouts = np.concatenate([c.result.payouts for c in chunks])
+    assert (rows["seed"].to_numpy() == seeds).all()
+    assert (rows["session"].to_numpy() == sessions).all()
+    assert (rows["hand_index"].to_numpy() == index).all()
+    assert (rows.select([f"payout_{s}" for s in range(4)]).to_numpy() == payouts).all()
