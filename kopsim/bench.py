@@ -88,7 +88,8 @@ def measure_run(ruleset: str, lineup: str, jobs: int, deals: int, seed: int = 1)
     seconds that a large run pays once."""
     import tempfile
 
-    from .experiment import ChunkTask, experiment_from_dict, play_chunk, run_experiment
+    from .experiment import experiment_from_dict
+    from .run import ChunkTask, play_chunk, run_experiment
     from .parallel import run_tasks
 
     exp = experiment_from_dict({"deals": deals, "seed": seed, "bots": lineup,

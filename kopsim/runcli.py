@@ -7,7 +7,6 @@ machinery (polars, joblib, numba) is imported by the handlers when they run.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 
@@ -72,8 +71,8 @@ def add_commands(sub) -> None:
 
 def cmd_run(args) -> int:
     from .errors import InputError, Problem
-    from .experiment import (ExperimentFailed, default_out, load_experiment, plan_text,
-                             run_experiment)
+    from .experiment import load_experiment, plan_text
+    from .run import ExperimentFailed, default_out, run_experiment
 
     backend = args.backend or ("dask" if args.scheduler else "loky")
     if args.scheduler and backend != "dask":

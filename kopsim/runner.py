@@ -1,5 +1,5 @@
 """A run of hands for `kopsim simulate`, laid out on deal ids exactly as `kopsim run` lays them
-out (kopsim/experiment.py), so the same ruleset and seed deal the same hands in both.
+out (kopsim/experiment.py, kopsim/run.py), so the same ruleset and seed deal the same hands in both.
 
 Deal d has seed `hand_seed(seed, d)` and dealer `d % 4`. Sessions start on deal ids that are
 multiples of 4 (their hand i is dealt by seat i % 4): a series of L hands takes deals
@@ -57,7 +57,7 @@ def iter_run(cr: CompiledRules, run_seed: int, n_hands: int, chunk: int = 65536)
 def _bankroll_run(cr: CompiledRules, run_seed: int, n_hands: int, chunk: int) -> Iterator[Chunk]:
     """Sessions end when a player is out, which only play reveals: play deals in order and let
     the bankroll scan keep the hands of each session."""
-    from .experiment import CARRY0
+    from .run import CARRY0
     from .sessionrows import bankroll_scan
 
     spec = cr.rules.session

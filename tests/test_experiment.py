@@ -20,8 +20,8 @@ from kopsim.bots import REGISTRY, register
 from kopsim.bots.random import RandomBot, RandomParams
 from kopsim.cli import main
 from kopsim.errors import InputError
-from kopsim.experiment import (ExperimentFailed, experiment_from_dict, load_experiment,
-                               run_experiment)
+from kopsim.experiment import experiment_from_dict, load_experiment
+from kopsim.run import ExperimentFailed, run_experiment
 from kopsim.results import read_hands, read_sessions
 from kopsim.rng import hand_seed
 from kopsim.ruleset import load_ruleset

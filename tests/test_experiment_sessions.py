@@ -84,7 +84,8 @@ def test_bankroll_scan_matches_bankroll_sessions_across_chunk_splits():
 
 
 def test_resume_state_is_rebuilt_from_the_written_hands(tmp_path):
-    from kopsim.experiment import _carry_from_files, experiment_from_dict, run_experiment
+    from kopsim.experiment import experiment_from_dict
+    from kopsim.run import _carry_from_files, run_experiment
 
     exp = experiment_from_dict({"deals": 2000, "seed": 4, "chunk": 8, "sessions": True,
                                 "bots": "random", "variants": ["kop-victory-cards"]})
@@ -106,7 +107,8 @@ def test_simulate_and_run_lay_out_the_same_hands(tmp_path, ruleset):
     import polars as pl
 
     from kopsim.compiled import compile_rules
-    from kopsim.experiment import experiment_from_dict, run_experiment
+    from kopsim.experiment import experiment_from_dict
+    from kopsim.run import run_experiment
     from kopsim.ruleset import load_ruleset
     from kopsim.runner import iter_run
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..compiled import CompiledRules, compile_rules

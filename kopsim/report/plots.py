@@ -86,7 +86,7 @@ def _grouped_hbars(an: Analysis, df: pl.DataFrame, cats: list[str], cat_col: str
     height = 0.8 / max(n_var, 1)
     for i, v in enumerate(an.variants):
         part = df.filter(pl.col("variant") == v)
-        vals, lo, hi, ys, labels = [], [], [], [], []
+        vals, lo, hi, ys = [], [], [], []
         for j, c in enumerate(cats):
             row = part.filter(pl.col(cat_col) == c)
             if row.is_empty():
