@@ -140,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # --- solver command (issue 3): kopsim solve
     def _cmd_solve(args) -> int:
-        from .solver import cmd_solve
+        from .solvecli import cmd_solve
 
         return cmd_solve(args)
 
