@@ -62,7 +62,7 @@ def _cmd_simulate(args) -> int:
 def _cmd_replay(args) -> int:
     from .replay import replay
 
-    n, found = replay(args.log, args.rules)
+    n, found = replay(args.log, args.rules, args.jobs)
     for d in found[: args.max_report]:
         print(d)
     if len(found) > args.max_report:
@@ -116,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("log", metavar="FILE.jsonl")
     rp.add_argument("--rules", help="the ruleset to replay under (default: each record's name)")
     rp.add_argument("--max-report", type=int, default=20)
+    rp.add_argument("--jobs", type=int, default=1, help="processes checking blocks of hands")
     rp.set_defaults(func=_cmd_replay)
 
     b = sub.add_parser("bench", help="hands/s and peak memory per ruleset and engine")

@@ -103,24 +103,20 @@ REQUIRED = ("ruleset", "ruleset_sha256", "seed", "hand_index", "dealer", "hands"
             "winner", "tier", "payouts")
 
 
-def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict]]:
-    """(line number, record dict) for each line; located errors for lines that are not records."""
-    try:
-        f = open(path, encoding="utf-8")
-    except OSError as e:
-        raise InputError([Problem(str(path), "", f"cannot read: {e}")])
-    with f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                d = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise InputError([Problem(str(path), f"line {lineno}", f"not JSON: {e.msg}")])
-            if not isinstance(d, dict):
-                raise InputError([Problem(str(path), f"line {lineno}", "not a JSON object")])
-            missing = [k for k in REQUIRED if k not in d]
-            if missing:
-                raise InputError([Problem(str(path), f"line {lineno}",
-                                          f"not a hand record: missing {', '.join(missing)}")])
-            yield lineno, d
+def parse_records(path: str | Path, lines) -> Iterator[tuple[int, dict]]:
+    """(line number, record dict) for each (line number, text); a located error for a line that
+    is not a hand record."""
+    for lineno, line in lines:
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise InputError([Problem(str(path), f"line {lineno}", f"not JSON: {e.msg}")])
+        if not isinstance(d, dict):
+            raise InputError([Problem(str(path), f"line {lineno}", "not a JSON object")])
+        missing = [k for k in REQUIRED if k not in d]
+        if missing:
+            raise InputError([Problem(str(path), f"line {lineno}",
+                                      f"not a hand record: missing {', '.join(missing)}")])
+        yield lineno, d

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import InputError
+from .errors import InputError, Problem
 from .game import Deal, IllegalAction, State
-from .records import read_jsonl
+from .records import parse_records
 from .ruleset import Ruleset, load_ruleset
 
 
@@ -105,29 +105,77 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
     return None
 
 
-def replay(path: str | Path, rules_override: str | None = None) -> tuple[int, list[Discrepancy]]:
-    """(hands checked, discrepancies). Rulesets are loaded by name (bundled) unless overridden."""
-    cache: dict[str, Ruleset] = {}
-    found: list[Discrepancy] = []
-    n = 0
-    for lineno, d in read_jsonl(path):
-        n += 1
-        name = rules_override or d["ruleset"]
-        if name not in cache:
+_RULES: dict[str, Ruleset] = {}
+
+
+def _rules(name: str) -> Ruleset:
+    if name not in _RULES:
+        _RULES[name] = load_ruleset(name)
+    return _RULES[name]
+
+
+def _check_block(path: str, block: list[tuple[int, str]], rules_override: str | None
+                 ) -> tuple[list[Discrepancy], list[Problem]]:
+    """Discrepancies of a block of raw log lines, or the input problems that stop the replay
+    (returned, not raised: they travel back from worker processes intact)."""
+    found = []
+    try:
+        for lineno, d in parse_records(path, block):
+            name = rules_override or d["ruleset"]
+            rules = _rules(name)
+            if d.get("ruleset_sha256") != rules.sha256():
+                found.append(Discrepancy(lineno, d.get("hand_index"),
+                                         f"ruleset_sha256: the log was played under other rules "
+                                         f"than {name!r} ({rules.sha256()[:12]}…); "
+                                         "pass --rules FILE"))
+                continue
             try:
-                cache[name] = load_ruleset(name)
-            except InputError as e:
-                raise InputError([p for p in e.problems])
-        rules = cache[name]
-        if d.get("ruleset_sha256") != rules.sha256():
-            found.append(Discrepancy(lineno, d.get("hand_index"),
-                                     f"ruleset_sha256: the log was played under other rules than "
-                                     f"{name!r} ({rules.sha256()[:12]}…); pass --rules FILE"))
-            continue
-        try:
-            problem = check_record(rules, d)
-        except (TypeError, KeyError, ValueError, AttributeError) as e:
-            problem = f"malformed record: {e}"
-        if problem:
-            found.append(Discrepancy(lineno, d.get("hand_index"), problem))
-    return n, found
+                problem = check_record(rules, d)
+            except (TypeError, KeyError, ValueError, AttributeError) as e:
+                problem = f"malformed record: {e}"
+            if problem:
+                found.append(Discrepancy(lineno, d.get("hand_index"), problem))
+    except InputError as e:
+        return found, e.problems
+    return found, []
+
+
+def _blocks(path, size: int, counter: list[int]):
+    try:
+        f = open(path, encoding="utf-8")
+    except OSError as e:
+        raise InputError([Problem(str(path), "", f"cannot read: {e}")])
+    with f:
+        block: list[tuple[int, str]] = []
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            counter[0] += 1
+            block.append((lineno, line))
+            if len(block) == size:
+                yield block
+                block = []
+        if block:
+            yield block
+
+
+def replay(path: str | Path, rules_override: str | None = None,
+           jobs: int = 1) -> tuple[int, list[Discrepancy]]:
+    """(hands checked, discrepancies), in log order. Rulesets are loaded by name (bundled)
+    unless overridden. With jobs > 1 blocks of lines are parsed and checked in parallel
+    processes; the log is read as a stream either way, so memory stays flat."""
+    counter = [0]
+    blocks = _blocks(path, 2000, counter)
+    if jobs == 1:
+        parts = (_check_block(str(path), b, rules_override) for b in blocks)
+    else:
+        from joblib import Parallel, delayed
+
+        parts = Parallel(n_jobs=jobs, return_as="generator")(
+            delayed(_check_block)(str(path), b, rules_override) for b in blocks)
+    found: list[Discrepancy] = []
+    for part, problems in parts:
+        if problems:
+            raise InputError(problems)
+        found += part
+    return counter[0], found

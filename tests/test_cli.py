@@ -129,3 +129,17 @@ def test_bench_rows_cover_heuristic_and_bots(capsys):
     benches = {r["bench"]: r for r in rows if "bench" in r}
     assert benches["solver_full_position"]["median_ms"] > 0
     assert benches["pimc_card_decision"]["decisions"] > 0
+
+
+def test_parallel_replay_reports_the_same(sportowy_log, tmp_path, capsys):
+    lines = sportowy_log.read_text(encoding="utf-8").splitlines()
+    i = len(lines) - 5  # in the last block of 2000 lines
+    bad = tmp_path / "bad.jsonl"
+    tamper(sportowy_log, bad, i, lambda d: d["payouts"].__setitem__(1, d["payouts"][1] - 2))
+    assert main(["replay", str(bad), "--jobs", "2"]) == 1
+    out = capsys.readouterr().out
+    assert f"line {i + 1} " in out and "payouts" in out and "3,000 hands" in out
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("\n".join(lines[:2500] + ["{oops"]) + "\n", encoding="utf-8")
+    assert main(["replay", str(garbage), "--jobs", "2"]) == 2
+    assert "line 2501" in capsys.readouterr().err
