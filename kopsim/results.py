@@ -208,7 +208,8 @@ def log_path(out: Path, variant: str, k: int) -> Path:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary name in the same folder, flush to disk, rename over `path`."""
+    """Write to a temporary name in the same folder, flush to disk, rename over `path`, and
+    flush the folder too, so that the rename itself survives a power cut."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
     with open(tmp, "wb") as f:
@@ -216,6 +217,12 @@ def write_atomic(path: Path, data: bytes) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+    if hasattr(os, "O_DIRECTORY"):  # POSIX: a directory can be opened and synced
+        fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def remove_temporaries(out: Path) -> int:
