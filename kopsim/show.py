@@ -119,14 +119,15 @@ def show(r: Ruleset) -> str:
     for res in a.restrictions:
         cond = []
         if res.holding is not None:
-            cond.append(describe(res.holding))
+            cond.append("to a seat that " + describe(res.holding))
         if res.first_call is not None:
             cond.append("at the first call" if res.first_call else "after the first call")
         if res.bid_in_force is not None:
             cond.append("with a bid in force" if res.bid_in_force else "with no bid in force")
         if res.asked is not None:
-            cond.append(f"after saying {a.ask_call!r}" if res.asked else f"before {a.ask_call!r}")
-        out.append(f"  forbidden: {', '.join(res.forbid)} when {'; '.join(cond) or 'always'}"
+            cond.append(f"after saying {a.ask_call!r}" if res.asked
+                        else f"before saying {a.ask_call!r}")
+        out.append(f"  forbidden: {', '.join(res.forbid)} — {'; '.join(cond) or 'always'}"
                    + (f"  [{res.note}]" if res.note else ""))
     dbl = r.doubling
     if dbl.names:
