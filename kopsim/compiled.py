@@ -46,9 +46,6 @@ class CompiledRules:
     sha256: str = ""
     derived: dict = field(default_factory=dict)  # tables other modules build once (bots)
 
-    def call_code(self, name: str, doubles_said: int = 0) -> int:
-        return self.call_names.index(name)
-
     @property
     def n_cards(self) -> int:
         return len(self.cards)

@@ -60,7 +60,6 @@ def show(r: Ruleset) -> str:
                + ", ".join(f"{k}={_num(v)}" for k, v in d.points.items())
                + f" ({_num(r.total_points())} in all); a side wins with {_num(r.win_points())}")
 
-    used = {c.order for c in r.contracts.values() if c.order}
     out.append("")
     out.append("Card orders (high to low)")
     for name, o in r.orders.items():
@@ -70,7 +69,6 @@ def show(r: Ruleset) -> str:
         out.append(f"    trumps ({len(o.trumps)}): " + " ".join(pretty_card(c) for c in o.trumps))
         for g, cards in o.plain.items():
             out.append(f"    {SUIT_SYMBOLS.get(g, g)} plain: " + " ".join(pretty_card(c) for c in cards))
-    _ = used
     p = r.play
     rules = [("follow the suit led (trumps are one suit)", p.follow_suit),
              ("trump when void", p.trump_when_void),

@@ -204,10 +204,6 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
         elif who_played[c] >= 0:
             holders |= 1 << who_played[c]
             n_known += 1
-    n_h = 0
-    for s in range(4):
-        if (holders >> s) & 1:
-            n_h += 1
     for s in range(4):
         if s == seat:
             continue
@@ -217,7 +213,6 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
             # all team cards located; if one seat showed them all it plays a silent lone game
             # and the rest of us are partners
             rel[s] = -1 if mine else 1
-    _ = n_h
 
 
 # ----------------------------------------------------------------------------------------- play
@@ -387,26 +382,17 @@ def _mask(cards, index) -> int:
 
 def _believed_no_bid(cr: CompiledRules, obs: Observation, dealt: int) -> tuple[int, int, int]:
     """(the no-bid contract, its declarer) as this seat can tell from its own hand, and the
-    unconditional no-bid contract (what everyone else believes: a normal game)."""
+    unconditional no-bid contract (what everyone else believes: a normal game). The same rule
+    as the kernel's: an alone contract listed before the unconditional one, that this seat's
+    own hand makes it the player of."""
     rules = cr.rules
     pos = ("forehand", "second", "third", "dealer")[(obs.seat - obs.dealer - 1) % 4]
     hand = set(obs.dealt)
-    normal = -1
-    mine = (-1, -1)
-    for name in rules.auction.no_bid:
+    names = rules.auction.no_bid
+    first_open = next(i for i, n in enumerate(names) if rules.contracts[n].eligible is None)
+    normal = cr.contract_names.index(names[first_open])
+    for name in names[:first_open]:
         c = rules.contracts[name]
-        k = cr.contract_names.index(name)
-        if c.eligible is None:
-            if normal < 0:
-                normal = k
-            continue
-        if mine[0] < 0 and c.team == "alone" and c.eligible.holds(hand, pos):
-            mine = (k, obs.seat)
-    if mine[0] >= 0 and _before(rules, mine[0], normal, cr):
-        return mine[0], mine[1], normal
+        if c.team == "alone" and c.eligible.holds(hand, pos):
+            return cr.contract_names.index(name), obs.seat, normal
     return normal, -1, normal
-
-
-def _before(rules, k1: int, k2: int, cr) -> bool:
-    order = [cr.contract_names.index(n) for n in rules.auction.no_bid]
-    return order.index(k1) < order.index(k2)
