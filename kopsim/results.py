@@ -260,24 +260,20 @@ def write_manifest(out: Path, manifest: dict) -> None:
     write_atomic(out / MANIFEST, text.encode("utf-8"))
 
 
-def read_hands(out: str | Path, variant: str | None = None):
-    """Every hand row of a results folder (or of one variant), sorted by variant and deal id."""
+def _read(out: str | Path, table: str, variant: str | None, schema: dict, key: str):
     import polars as pl
 
-    out = Path(out)
-    pattern = out / "hands" / (variant or "*") / "chunk-*.parquet"
-    files = sorted(out.glob(str(pattern.relative_to(out))))
+    files = sorted(Path(out).glob(f"{table}/{variant or '*'}/chunk-*.parquet"))
     if not files:
-        return pl.DataFrame(schema=hand_schema())
-    return pl.concat([pl.read_parquet(f) for f in files]).sort(["variant", "deal_id"])
+        return pl.DataFrame(schema=schema)
+    return pl.concat([pl.read_parquet(f) for f in files]).sort(["variant", key])
+
+
+def read_hands(out: str | Path, variant: str | None = None):
+    """Every hand row of a results folder (or of one variant), sorted by variant and deal id."""
+    return _read(out, "hands", variant, hand_schema(), "deal_id")
 
 
 def read_sessions(out: str | Path, variant: str | None = None):
-    import polars as pl
-
-    out = Path(out)
-    pattern = out / "sessions" / (variant or "*") / "chunk-*.parquet"
-    files = sorted(out.glob(str(pattern.relative_to(out))))
-    if not files:
-        return pl.DataFrame(schema=session_schema())
-    return pl.concat([pl.read_parquet(f) for f in files]).sort(["variant", "session"])
+    """Every session row (or one variant's), sorted by variant and session."""
+    return _read(out, "sessions", variant, session_schema(), "session")

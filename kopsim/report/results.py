@@ -14,23 +14,26 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import InputError, Problem, dotted
+from ..results import hand_schema, session_schema
 
 SEATS = range(4)
 
-# column -> kind, as docs/results.md fixes them (extra columns are allowed and ignored)
-HAND_COLUMNS: dict[str, str] = {
-    "variant": "str", "ruleset": "str", "deal_id": "int", "seed": "int", "session": "int",
-    "hand_index": "int", "dealer": "int", "contract": "str", "declarer": "int",
-    "doubles": "int", "winner": "str", "tier": "str",
-    **{f"bot_{s}": "str" for s in SEATS}, **{f"old_{s}": "bool" for s in SEATS},
-    **{f"points_{s}": "num" for s in SEATS}, **{f"tricks_{s}": "int" for s in SEATS},
-    **{f"payout_{s}": "num" for s in SEATS},
-}
-SESSION_COLUMNS: dict[str, str] = {
-    "variant": "str", "ruleset": "str", "session": "int", "hands": "int", "complete": "bool",
-    **{f"bot_{s}": "str" for s in SEATS}, **{f"total_{s}": "num" for s in SEATS},
-    **{f"place_points_{s}": "num" for s in SEATS}, **{f"won_{s}": "bool" for s in SEATS},
-}
+
+
+def _kinds(schema: dict, extra: tuple[str, ...] = ()) -> dict[str, str]:
+    """column -> kind of the columns docs/results.md fixes (kopsim.results writes them); a
+    reader accepts any integer width, any number type, and ignores extra columns."""
+    def kind(t) -> str:
+        if t == pl.String:
+            return "str"
+        if t == pl.Boolean:
+            return "bool"
+        return "int" if t.is_integer() else "num"
+    return {c: kind(t) for c, t in schema.items() if c not in extra}
+
+
+HAND_COLUMNS: dict[str, str] = _kinds(hand_schema())
+SESSION_COLUMNS: dict[str, str] = _kinds(session_schema(), extra=("first_deal",))
 # the columns the report reads, with the types it reads them as
 HAND_READ = {"variant": pl.String, "deal_id": pl.Int64, "dealer": pl.Int8,
              "contract": pl.String, "doubles": pl.Int16, "winner": pl.String, "tier": pl.String,
