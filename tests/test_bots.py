@@ -15,6 +15,17 @@ from kopsim.ruleset import load_ruleset
 RULES = {n: load_ruleset(n) for n in ("kop", "baska", "kop-sportowy")}
 
 
+def _random_prefix(rules, seed: int, dealer: int, steps: int, rng: random.Random) -> State:
+    """A hand after up to `steps` random legal actions."""
+    state = State(rules, Deal.from_seed(rules, seed, dealer))
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    return state
+
+
 def _reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State | None:
     """Another deal with the same public history and the same cards for `seat`: the cards the
     others still hold are dealt again among them (same counts), kept if the history replays."""
@@ -52,13 +63,7 @@ def test_hidden_cards_never_change_a_decision(name, bot):
     checked = 0
     for i in range(12):
         seed = hand_seed(21, i)
-        state = State(rules, Deal.from_seed(rules, seed, i % 4))
-        steps = rng.randrange(0, 20)
-        for _ in range(steps):
-            if state.is_terminal():
-                break
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+        state = _random_prefix(rules, seed, i % 4, rng.randrange(0, 20), rng)
         if state.is_terminal():
             continue
         seat = state.current_player()
@@ -78,12 +83,7 @@ def test_pimc_samples_agree_with_everything_public(name):
     rules = RULES[name]
     rng = random.Random(1)
     for i in range(10):
-        state = State(rules, Deal.from_seed(rules, hand_seed(2, i), i % 4))
-        for _ in range(rng.randrange(4, 24)):
-            if state.is_terminal():
-                break
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+        state = _random_prefix(rules, hand_seed(2, i), i % 4, rng.randrange(4, 24), rng)
         if state.is_terminal():
             continue
         seat = state.current_player()

@@ -10,30 +10,16 @@ from functools import lru_cache
 
 import pytest
 
-from kopsim.game import Deal, IllegalAction, State
+from kopsim.game import IllegalAction, State
 from kopsim.ruleset import load_ruleset
 
-ALL = "AC AS AH AD 10C 10S 10H 10D QC QS QH QD JC JS JH JD".split()
+from deals import make_deal  # tests/deals.py
 DOUBLE_NAMES = {"kontra", "re", "rej", "rekontra", "bok", "słup", "hirsh"}
 
 
 @lru_cache(maxsize=None)
 def rules(name):
     return load_ruleset(name)
-
-
-def make_deal(dealer, given):
-    used = [c for h in given.values() for c in h]
-    rest = [c for c in ALL if c not in used]
-    hands = []
-    for s in range(4):
-        if s in given:
-            hands.append(tuple(given[s]))
-        else:
-            hands.append(tuple(rest[:4]))
-            rest = rest[4:]
-    assert sorted(sum(hands, ())) == sorted(ALL) and all(len(set(h)) == 4 for h in hands)
-    return Deal(dealer=dealer, hands=tuple(hands))
 
 
 def state(name, given, dealer=3):

@@ -11,7 +11,7 @@ import pytest
 from kopsim.game import Deal
 from kopsim.ruleset import load_ruleset
 
-ALL = "AC AS AH AD 10C 10S 10H 10D QC QS QH QD JC JS JH JD".split()
+from deals import ALL  # tests/deals.py
 
 
 def test_deck_is_sixteen_cards_of_104_points():

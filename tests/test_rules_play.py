@@ -12,7 +12,7 @@ import pytest
 from kopsim.game import Deal, State
 from kopsim.ruleset import load_ruleset
 
-ALL = "AC AS AH AD 10C 10S 10H 10D QC QS QH QD JC JS JH JD".split()
+from deals import make_deal  # tests/deals.py
 PTS = {"A": 11, "10": 10, "Q": 3, "J": 2}  # KF l.19: A=11, 10=10, Q=3, J=2
 
 # KF l.39-41 (card-order table), seed 000 l.6-10, l.54-56, l.68-74.
@@ -69,21 +69,6 @@ def oracle_legal(order, hand, trick):
 
 
 # ------------------------------------------------------------------------------------ helpers
-def make_deal(dealer, given):
-    """given: {seat: [cards]}; the remaining cards fill the other seats in ALL order."""
-    used = [c for h in given.values() for c in h]
-    rest = [c for c in ALL if c not in used]
-    hands = []
-    for s in range(4):
-        if s in given:
-            hands.append(tuple(given[s]))
-        else:
-            hands.append(tuple(rest[:4]))
-            rest = rest[4:]
-    assert sorted(sum(hands, ())) == sorted(ALL) and all(len(set(h)) == 4 for h in hands)
-    return Deal(dealer=dealer, hands=tuple(hands))
-
-
 def to_play(st, first_call=None):
     """Everyone passes (kop-sportowy's forehand asks); optionally the first call is a bid."""
     if first_call is not None:
