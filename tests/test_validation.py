@@ -3,12 +3,15 @@
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from kopsim.cli import main
 from kopsim.errors import InputError
 from kopsim.ruleset import bundled_names, load_ruleset
+
+RULESETS = Path(__file__).resolve().parents[1] / "rulesets"  # not the cwd: pytest may run anywhere
 
 
 def write(tmp_path, name, text):
@@ -25,7 +28,7 @@ def problems_of(path):
 
 @pytest.mark.parametrize("name", bundled_names())
 def test_every_bundled_ruleset_validates(name, capsys):
-    assert main(["rules", "validate", f"rulesets/{name}.toml"]) == 0
+    assert main(["rules", "validate", str(RULESETS / f"{name}.toml")]) == 0
     assert "ok" in capsys.readouterr().out
 
 
@@ -144,7 +147,7 @@ def test_unbid_contract_needs_a_player(tmp_path):
 
 def test_cli_exit_code_2_and_no_traceback(tmp_path):
     bad = write(tmp_path, "bad.toml", 'extends = "kop"\n[contracts.zolo]\nmax_doubles = 9\n')
-    good = "rulesets/kop.toml"
+    good = str(RULESETS / "kop.toml")
     proc = subprocess.run([sys.executable, "-m", "kopsim.cli", "rules", "validate", good,
                            str(bad)], capture_output=True, text=True)
     assert proc.returncode == 2
