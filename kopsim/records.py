@@ -1,4 +1,4 @@
-"""Hand records: the JSON Lines log format of shared/rules/HAND-RECORD.md.
+"""Hand records: the JSON Lines log format of docs/rules/HAND-RECORD.md.
 
 The field names and meanings are a stable contract read by other tools: add fields, never rename
 or drop them.
