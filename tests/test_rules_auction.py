@@ -3,7 +3,8 @@
 Covers: legal calls and their order, eligibility, the wesele partner, when the auction ends, the
 first-double rule, double names and caps, higher bids cancelling doubles, kop-sportowy's ask /
 first-call / cicha-ban rules, victory cards' single call, the instant contracts.
-Citations: B = /work/shared/rules/BUNDLED.md, KF = KOP-FAMILY.md, HR = HAND-RECORD.md (line numbers).
+Citations: B = docs/rules/BUNDLED.md, KF = docs/rules/KOP-FAMILY.md, HR = docs/rules/HAND-RECORD.md
+(numbered items: "B §2.2" is item 2.2); "seed NNN l.X" is line X of source NNN (docs/rules/SOURCES.md).
 """
 
 from functools import lru_cache
@@ -34,7 +35,7 @@ def calls(st, seq):
         st.apply_action(call)
 
 
-# Dealer 3 throughout unless said: forehand is seat 0 (HR l.6).
+# Dealer 3 throughout unless said: forehand is seat 0 (HR §1.2).
 # Nobody holds both black queens; Q♣ at 0, Q♠ at 1; nobody holds four tens.
 PLAIN = {0: ["AH", "10H", "QC", "AC"], 1: ["QS", "QH", "AS", "10S"],
          2: ["QD", "JC", "JS", "10C"], 3: ["JH", "JD", "AD", "10D"]}
@@ -49,16 +50,16 @@ CICHA1 = {0: ["AH", "10H", "AC", "10C"], 1: ["QC", "QS", "JH", "AD"],
 # ------------------------------------------------------------------------------------ kop family
 @pytest.mark.parametrize("name", ["kop", "kop-trzy-dychy", "kop-catsatcards"])
 def test_opening_calls_kop(name):
-    # B l.32: a call is pass, a higher bid, or the next double; B l.31 bid order wesele < zolo < zolo du;
-    # KF l.143 wesele needs both black queens; B l.19-20 a would-be cicha may not double first.
+    # B §2.2: a call is pass, a higher bid, or the next double; B §2.1 bid order wesele < zolo < zolo du;
+    # KF §3.3 wesele needs both black queens; B §1.5 a would-be cicha may not double first.
     assert state(name, PLAIN).legal_actions() == ["pass", "zolo", "zolo du", "kontra"]
     assert state(name, CICHA0).legal_actions() == ["pass", "wesele", "zolo", "zolo du"]
 
 
 @pytest.mark.parametrize("name", ["kop", "kop-trzy-dychy"])
 def test_kop_four_passes_make_normal_game(name):
-    # B l.33-34: four passes with no call make a normal game; B l.8 old side = black-queen holders;
-    # HR l.13: declarer null for a normal game.
+    # B §2.2: four passes with no call make a normal game; B §1.1 old side = black-queen holders;
+    # HR §2.10: declarer null for a normal game.
     st = state(name, PLAIN)
     calls(st, [(0, "pass"), (1, "pass"), (2, "pass")])
     assert st.phase == "auction" and st.current_player() == 3
@@ -70,7 +71,7 @@ def test_kop_four_passes_make_normal_game(name):
 
 @pytest.mark.parametrize("name", ["kop", "kop-trzy-dychy", "kop-catsatcards", "baska"])
 def test_four_passes_with_both_black_queens_make_cicha(name):
-    # B l.30 / KF l.125: both black queens and no bid -> cicha, alone (B l.8-9).
+    # B §2.1 / KF §3.2: both black queens and no bid -> cicha, alone (B §1.1).
     st = state(name, CICHA1)
     calls(st, [(0, "pass"), (1, "pass"), (2, "pass"), (3, "pass")])
     assert st.phase == "play"
@@ -79,28 +80,28 @@ def test_four_passes_with_both_black_queens_make_cicha(name):
 
 @pytest.mark.parametrize("name", ["kop", "kop-trzy-dychy"])
 def test_kop_auction_ends_three_passes_after_last_bid(name):
-    # B l.33: "It ends when the three players after the last bid or double have all passed".
+    # B §2.2: "It ends when the three players after the last bid or double have all passed".
     st = state(name, PLAIN)
     calls(st, [(0, "pass"), (1, "zolo"), (2, "pass"), (3, "pass")])
     assert st.phase == "auction" and st.current_player() == 0
     calls(st, [(0, "pass")])
     assert st.phase == "play"
     assert st.contract == "zolo" and st.declarer == 1 and st.old_side == [1]
-    assert st.current_player() == 0  # KF l.14: forehand leads
+    assert st.current_player() == 0  # KF §1.2: forehand leads
 
 
 @pytest.mark.parametrize("name", ["kop", "kop-trzy-dychy"])
 def test_kop_auction_ends_three_passes_after_a_double(name):
-    # B l.33: three passes after the last double end the auction, no bid -> normal game.
+    # B §2.2: three passes after the last double end the auction, no bid -> normal game.
     st = state(name, PLAIN)
     calls(st, [(0, "kontra")])
-    assert st.legal_actions() == ["pass", "zolo", "zolo du", "re"]  # B l.15: the 2nd double is "re"
+    assert st.legal_actions() == ["pass", "zolo", "zolo du", "re"]  # B §1.4: the 2nd double is "re"
     calls(st, [(1, "pass"), (2, "pass"), (3, "pass")])
     assert st.phase == "play" and st.contract == "normal"
 
 
 def test_kop_late_bid_needs_three_passes_after_it():
-    # B l.33: after a bid in the third seat the auction goes on until the three following players pass.
+    # B §2.2: after a bid in the third seat the auction goes on until the three following players pass.
     st = state("kop", PLAIN)
     calls(st, [(0, "pass"), (1, "pass"), (2, "zolo"), (3, "pass"), (0, "pass")])
     assert st.phase == "auction" and st.current_player() == 1
@@ -110,8 +111,8 @@ def test_kop_late_bid_needs_three_passes_after_it():
 
 @pytest.mark.parametrize("name", ["kop-catsatcards", "kop-sportowy"])
 def test_four_passes_in_a_row_after_a_bid(name):
-    # B l.44 (catsatcards) and l.66 (sportowy): the auction ends only after four passes in a row,
-    # so the bidder himself speaks again; as declarer he may not double first (B l.19).
+    # B §4.1 (catsatcards) and §6.2 (sportowy): the auction ends only after four passes in a row,
+    # so the bidder himself speaks again; as declarer he may not double first (B §1.5).
     st = state(name, PLAIN)
     calls(st, [(0, "zolo"), (1, "pass"), (2, "pass"), (3, "pass")])
     assert st.phase == "auction" and st.current_player() == 0
@@ -123,7 +124,7 @@ def test_four_passes_in_a_row_after_a_bid(name):
 
 @pytest.mark.parametrize("name,ended", [("kop", True), ("kop-trzy-dychy", True), ("kop-catsatcards", False)])
 def test_end_after_double_three_vs_four_passes(name, ended):
-    # B l.33 (kop: three passes after the last double end it) vs B l.44 (catsatcards: four in a row).
+    # B §2.2 (kop: three passes after the last double end it) vs B §4.1 (catsatcards: four in a row).
     st = state(name, PLAIN)
     calls(st, [(0, "pass"), (1, "kontra"), (2, "pass"), (3, "pass"), (0, "pass")])
     assert (st.phase == "play") == ended
@@ -134,7 +135,7 @@ def test_end_after_double_three_vs_four_passes(name, ended):
 
 @pytest.mark.parametrize("name", ["kop-catsatcards", "kop-sportowy"])
 def test_four_passes_with_no_call(name):
-    # B l.44 / l.66: four passes in a row (sportowy: ask, then four passes; ask is not a pass).
+    # B §4.1 / §6.2: four passes in a row (sportowy: ask, then four passes; ask is not a pass).
     st = state(name, PLAIN)
     first = "ask" if name == "kop-sportowy" else "pass"
     calls(st, [(0, first), (1, "pass"), (2, "pass"), (3, "pass")])
@@ -147,8 +148,8 @@ def test_four_passes_with_no_call(name):
 
 @pytest.mark.parametrize("name", ["kop", "kop-trzy-dychy", "kop-catsatcards"])
 def test_kop_double_chain_names_and_cap(name):
-    # B l.35: doubles kontra, re, bok, słup (cap 4); B l.15: the n-th double carries the n-th name;
-    # B l.21: the declarer may redouble once the other side has doubled. (B l.43: catsatcards as kop.)
+    # B §2.3: doubles kontra, re, bok, słup (cap 4); B §1.4: the n-th double carries the n-th name;
+    # B §1.5: the declarer may redouble once the other side has doubled. (B §4: catsatcards as kop.)
     # The three-call gaps below never end a catsatcards auction either (fewer than four passes).
     st = state(name, PLAIN)
     calls(st, [(0, "pass"), (1, "zolo")])
@@ -168,8 +169,8 @@ def test_kop_double_chain_names_and_cap(name):
 
 
 def test_kop_higher_bid_cancels_doubles():
-    # B l.16-17: "a higher bid cancels them"; doubling starts again at the first name.
-    # B l.19: only the declarer of the bid *in force* may not double first, so the overbid zolo
+    # B §1.4: "a higher bid cancels them"; doubling starts again at the first name.
+    # B §1.5: only the declarer of the bid *in force* may not double first, so the overbid zolo
     # bidder may now say kontra.
     st = state("kop", PLAIN)
     calls(st, [(0, "pass"), (1, "zolo"), (2, "kontra"), (3, "zolo du")])
@@ -179,8 +180,8 @@ def test_kop_higher_bid_cancels_doubles():
 
 
 def test_kop_would_be_cicha_may_redouble_and_bid_wesele_later():
-    # B l.19-21: with no bid the double-queen holder may not double first but may redouble;
-    # B l.31: wesele in any round; B l.16-17: the bid cancels the doubles.
+    # B §1.5: with no bid the double-queen holder may not double first but may redouble;
+    # B §2.1: wesele in any round; B §1.4: the bid cancels the doubles.
     st = state("kop", CICHA0)
     calls(st, [(0, "pass"), (1, "kontra"), (2, "pass"), (3, "pass")])
     assert st.legal_actions() == ["pass", "wesele", "zolo", "zolo du", "re"]
@@ -190,7 +191,7 @@ def test_kop_would_be_cicha_may_redouble_and_bid_wesele_later():
 
 @pytest.mark.parametrize("name", ["kop", "kop-catsatcards", "baska", "kop-sportowy"])
 def test_wesele_only_for_double_queen_holder(name):
-    # KF l.143 / seed 000 l.22: wesele "may only be made by a player who has both Black Queens".
+    # KF §3.3 / seed 000 l.22: wesele "may only be made by a player who has both Black Queens".
     st = state(name, CICHA1)
     first = "ask" if name == "kop-sportowy" else "pass"
     assert "wesele" not in st.legal_actions()
@@ -203,7 +204,7 @@ def test_wesele_only_for_double_queen_holder(name):
 
 
 def test_kop_wesele_partner_may_double_first():
-    # B l.19: only "the declarer of the bid in force" may not say the first double; the (hidden)
+    # B §1.5: only "the declarer of the bid in force" may not say the first double; the (hidden)
     # wesele partner, seat 1 with J♣, may.
     st = state("kop", CICHA0)
     calls(st, [(0, "wesele")])
@@ -211,7 +212,7 @@ def test_kop_wesele_partner_may_double_first():
 
 
 def test_catsatcards_wesele_caller_may_not_double_own_wesele():
-    # B l.19: the declarer of the bid in force may not say the first double (only sportowy excepts wesele).
+    # B §1.5: the declarer of the bid in force may not say the first double (only sportowy excepts wesele).
     st = state("kop-catsatcards", CICHA0)
     calls(st, [(0, "wesele"), (1, "pass"), (2, "pass"), (3, "pass")])
     la = st.legal_actions()
@@ -220,7 +221,7 @@ def test_catsatcards_wesele_caller_may_not_double_own_wesele():
 
 # --------------------------------------------------------------------------------- wesele partner
 WESELE_DEALS = [
-    # KF l.143: partner = holder of the highest jack the caller lacks (J♣, else J♠, else J♥).
+    # KF §3.3: partner = holder of the highest jack the caller lacks (J♣, else J♠, else J♥).
     ("no jack: J♣ holder", {0: ["QC", "QS", "AH", "10H"], 1: ["JS", "JH", "AC", "10C"],
                             2: ["JC", "JD", "AS", "10S"], 3: ["QH", "QD", "AD", "10D"]}, [0, 2]),
     ("holds J♣: J♠ holder", {0: ["QC", "QS", "JC", "AH"], 1: ["JH", "JD", "AC", "10C"],
@@ -236,7 +237,7 @@ WESELE_DEALS = [
                                   "kop-victory-cards"])
 @pytest.mark.parametrize("label,given,old", WESELE_DEALS, ids=[w[0] for w in WESELE_DEALS])
 def test_wesele_partner(name, label, given, old):
-    # KF l.143; B l.82 (victory cards: "partner: highest jack he lacks"); HR l.15: old_side ascending.
+    # KF §3.3; B §7.1 (victory cards: "partner: highest jack he lacks"); HR §2.11: old_side ascending.
     st = state(name, given)
     calls(st, [(0, "wesele")])
     while st.phase == "auction":
@@ -250,8 +251,8 @@ BASKA4 = {0: ["AC", "AS", "AH", "AD"], 1: ["QC", "QS", "QH", "QD"],
 
 
 def test_baska_opening_calls():
-    # B l.54: bid order wesele < gran < zolo < gran du < zolo du < baśka; baśka needs all four queens;
-    # B l.19-20: a would-be cicha may not double first.
+    # B §5.2: bid order wesele < gran < zolo < gran du < zolo du < baśka; baśka needs all four queens;
+    # B §1.5: a would-be cicha may not double first.
     assert state("baska", PLAIN).legal_actions() == ["pass", "gran", "zolo", "gran du", "zolo du", "kontra"]
     assert state("baska", CICHA0).legal_actions() == ["pass", "wesele", "gran", "zolo", "gran du", "zolo du"]
     st = state("baska", BASKA4)
@@ -261,14 +262,14 @@ def test_baska_opening_calls():
 
 
 def test_baska_higher_bids_only():
-    # B l.32 + l.54: only a higher bid may follow gran.
+    # B §2.2 + §5.2: only a higher bid may follow gran.
     st = state("baska", PLAIN)
     calls(st, [(0, "gran")])
     assert st.legal_actions() == ["pass", "zolo", "gran du", "zolo du", "kontra"]
 
 
 def test_baska_double_chain_and_cap():
-    # B l.56: kontra, rekontra, bok, hirsh (cap 4).
+    # B §5.3: kontra, rekontra, bok, hirsh (cap 4).
     st = state("baska", PLAIN)
     calls(st, [(0, "gran"), (1, "kontra"), (2, "pass"), (3, "pass")])
     assert st.legal_actions()[-1] == "rekontra"
@@ -281,15 +282,15 @@ def test_baska_double_chain_and_cap():
 
 
 def finish_after_baska(st):
-    # B l.55-56: baśka is the highest bid and cannot be doubled, so nothing but pass can follow it
-    # (B l.25 "no play": whether the remaining passes are asked for is not fixed by the documents).
+    # B §5.2, §5.3: baśka is the highest bid and cannot be doubled, so nothing but pass can follow it
+    # (B §1.7 "no play": whether the remaining passes are asked for is not fixed by the documents).
     while st.phase == "auction":
         assert st.legal_actions() == ["pass"]
         st.apply_action("pass")
 
 
 def test_baska_bid_wins_at_once():
-    # B l.25-26 and l.55: baśka wins at once; no play, empty tricks, zero points, winner old,
+    # B §1.7 and §5.2: baśka wins at once; no play, empty tricks, zero points, winner old,
     # tier instant, 0 doubles, +30 / -10 each.
     st = state("baska", BASKA4)
     calls(st, [(0, "pass"), (1, "baśka")])
@@ -303,7 +304,7 @@ def test_baska_bid_wins_at_once():
 
 
 def test_baska_bid_cancels_doubles():
-    # B l.16-17 (a higher bid cancels doubles) and l.56 (baśka cannot be doubled): 0 doubles.
+    # B §1.4 (a higher bid cancels doubles) and §5.3 (baśka cannot be doubled): 0 doubles.
     st = state("baska", BASKA4)
     calls(st, [(0, "zolo"), (1, "pass"), (2, "kontra"), (3, "pass"), (0, "rekontra"), (1, "baśka")])
     finish_after_baska(st)
@@ -313,7 +314,7 @@ def test_baska_bid_cancels_doubles():
 
 # ---------------------------------------------------------------------------------- kop-sportowy
 def test_sportowy_opening_is_bid_or_ask():
-    # B l.65: forehand's first call is a bid or `ask` (no pass, no double).
+    # B §6.2: forehand's first call is a bid or `ask` (no pass, no double).
     assert state("kop-sportowy", PLAIN).legal_actions() == ["ask", "zolo", "zolo du"]
     assert state("kop-sportowy", CICHA0).legal_actions() == ["ask", "wesele", "zolo", "zolo du"]
 
@@ -321,11 +322,11 @@ def test_sportowy_opening_is_bid_or_ask():
 @pytest.mark.parametrize("given,expected,contract", [
     (PLAIN, ["pass", "zolo du", "kontra"], "normal"),
     # the asker holding both black queens: no wesele (not his first call), no zolo (he asked),
-    # no first double (would-be cicha, B l.19-20)
+    # no first double (would-be cicha, B §1.5)
     (CICHA0, ["pass", "zolo du"], "cicha"),
 ])
 def test_sportowy_forehand_speaks_fourth_after_ask(given, expected, contract):
-    # B l.65-68: after an ask the others speak and forehand speaks fourth; ask is not a pass; wesele only
+    # B §6.2: after an ask the others speak and forehand speaks fourth; ask is not a pass; wesele only
     # as first call; a forehand who asked may no longer bid zolo (zolo du stays open).
     st = state("kop-sportowy", given)
     calls(st, [(0, "ask"), (1, "pass"), (2, "pass"), (3, "pass")])
@@ -338,7 +339,7 @@ def test_sportowy_forehand_speaks_fourth_after_ask(given, expected, contract):
 
 
 def test_sportowy_wesele_only_as_first_call():
-    # B l.66-67: "Wesele may only be a player's first call"; B l.21: the would-be cicha may redouble.
+    # B §6.2: "Wesele may only be a player's first call"; B §1.5: the would-be cicha may redouble.
     st = state("kop-sportowy", CICHA1)
     calls(st, [(0, "ask"), (1, "pass"), (2, "kontra"), (3, "pass"), (0, "pass")])
     assert st.current_player() == 1
@@ -346,7 +347,7 @@ def test_sportowy_wesele_only_as_first_call():
 
 
 def test_sportowy_late_first_call_may_be_wesele():
-    # B l.66-67: the dealer's first call comes fourth and may be wesele.
+    # B §6.2: the dealer's first call comes fourth and may be wesele.
     given = {3: ["QC", "QS", "JH", "AD"], 0: ["AH", "10H", "AC", "10C"]}
     st = state("kop-sportowy", given)
     calls(st, [(0, "ask"), (1, "pass"), (2, "pass")])
@@ -376,7 +377,7 @@ BAN_CASES = [
 
 @pytest.mark.parametrize("label,seat,hand,before,expected", BAN_CASES, ids=[c[0] for c in BAN_CASES])
 def test_sportowy_cicha_ban(label, seat, hand, before, expected):
-    # B l.72-74: both black queens with A♥ and 10♣ (any seat), or as dealer with A♥ and one of
+    # B §6.4: both black queens with A♥ and 10♣ (any seat), or as dealer with A♥ and one of
     # 10♣ 10♠ 10♥, must bid (wesele, zolo or zolo du) at his first call if no bid is in force by then.
     st = state("kop-sportowy", {seat: hand})
     assert st.phase == "auction"  # nobody was dealt four tens
@@ -386,7 +387,7 @@ def test_sportowy_cicha_ban(label, seat, hand, before, expected):
 
 
 @pytest.mark.parametrize("bid,expected", [
-    # B l.69-70: caps zolo du 1, zolo 2 (the cap of the contract in force when the double is said).
+    # B §6.3: caps zolo du 1, zolo 2 (the cap of the contract in force when the double is said).
     ("zolo du", ["pass"]),
     ("zolo", ["pass", "zolo du", "rej"]),
 ])
@@ -404,14 +405,14 @@ def test_sportowy_caps_on_bids(bid, expected):
 
 
 def test_sportowy_cap_normal_three():
-    # B l.69: doubles kontra, rej, bok; normal cap 3 (no bid: normal).
+    # B §6.3: doubles kontra, rej, bok; normal cap 3 (no bid: normal).
     st = state("kop-sportowy", PLAIN)
     calls(st, [(0, "ask"), (1, "kontra"), (2, "rej"), (3, "bok")])
     assert st.legal_actions() == ["pass", "zolo du"]
 
 
 def test_sportowy_cap_wesele_three():
-    # B l.69: wesele cap 3.
+    # B §6.3: wesele cap 3.
     st = state("kop-sportowy", CICHA1)
     calls(st, [(0, "ask"), (1, "wesele"), (2, "pass"), (3, "kontra"), (0, "rej")])
     assert st.legal_actions()[-1] == "bok"
@@ -420,7 +421,7 @@ def test_sportowy_cap_wesele_three():
 
 
 def test_sportowy_wesele_caller_may_double_own_wesele():
-    # B l.21-22: "kop-sportowy lets the wesele caller double his own wesele" (003 rule 7B).
+    # B §1.5: "kop-sportowy lets the wesele caller double his own wesele" (003 rule 7B).
     st = state("kop-sportowy", CICHA1)
     calls(st, [(0, "ask"), (1, "wesele"), (2, "pass"), (3, "pass"), (0, "pass")])
     assert st.current_player() == 1
@@ -428,7 +429,7 @@ def test_sportowy_wesele_caller_may_double_own_wesele():
 
 
 def test_sportowy_zolo_declarer_may_not_double_first():
-    # B l.19: the exception is for wesele only.
+    # B §1.5: the exception is for wesele only.
     st = state("kop-sportowy", PLAIN)
     calls(st, [(0, "ask"), (1, "zolo"), (2, "pass"), (3, "pass"), (0, "pass")])
     assert st.current_player() == 1
@@ -436,8 +437,8 @@ def test_sportowy_zolo_declarer_may_not_double_first():
 
 
 def test_sportowy_kop_instant():
-    # B l.62-64: a player dealt all four tens wins at once, no auction; contract "kop", declarer that
-    # seat; B l.25-26: tricks empty, zeros, old / instant / 0 doubles, +30 / -10 each.
+    # B §6.1: a player dealt all four tens wins at once, no auction; contract "kop", declarer that
+    # seat; B §1.7: tricks empty, zeros, old / instant / 0 doubles, +30 / -10 each.
     given = {2: ["10C", "10S", "10H", "10D"], 0: ["AC", "AS", "AH", "AD"], 1: ["QC", "QS", "QH", "QD"]}
     st = state("kop-sportowy", given)
     assert st.phase == "done" and st.current_player() is None
@@ -451,7 +452,7 @@ def test_sportowy_kop_instant():
 
 @pytest.mark.parametrize("name", ["kop", "kop-trzy-dychy", "kop-catsatcards", "baska", "kop-victory-cards"])
 def test_four_tens_are_not_instant_elsewhere(name):
-    # B l.62-64: KOP is kop-sportowy's contract only.
+    # B §6.1: KOP is kop-sportowy's contract only.
     given = {2: ["10C", "10S", "10H", "10D"], 0: ["AC", "AS", "AH", "AD"], 1: ["QC", "QS", "QH", "QD"]}
     st = state(name, given)
     assert st.phase in ("auction", "play")
@@ -459,7 +460,7 @@ def test_four_tens_are_not_instant_elsewhere(name):
 
 # ----------------------------------------------------------------------------- kop-victory-cards
 def test_victory_no_call_without_double_queen_holder():
-    # B l.82-84: the only call is made by a player holding both black queens; nobody else calls.
+    # B §7.1: the only call is made by a player holding both black queens; nobody else calls.
     st = state("kop-victory-cards", PLAIN)
     assert st.phase == "play" and st.current_player() == 0
     assert st.contract == "normal" and st.old_side == [0, 1]
@@ -469,7 +470,7 @@ def test_victory_no_call_without_double_queen_holder():
     ("pass", "cicha", [0]), ("solo", "solo", [0]), ("wesele", "wesele", [0, 1]),
 ])
 def test_victory_single_call(call, contract, old):
-    # B l.82-84: the double-queen holder calls wesele (partner: J♣ holder, seat 1), solo, or pass
+    # B §7.1: the double-queen holder calls wesele (partner: J♣ holder, seat 1), solo, or pass
     # (contract "cicha"); his call is logged even when it is pass; nobody else calls, no doubles.
     st = state("kop-victory-cards", CICHA0, dealer=0)  # forehand is seat 1, the holder is the dealer
     assert st.phase == "auction" and st.current_player() == 0

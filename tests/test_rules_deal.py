@@ -1,5 +1,6 @@
 """The deal, and one exact probability, written from the documents (KOP-FAMILY.md).
-Citations: KF = /work/shared/rules/KOP-FAMILY.md, B = BUNDLED.md (line numbers).
+Citations: B = docs/rules/BUNDLED.md, KF = docs/rules/KOP-FAMILY.md, HR = docs/rules/HAND-RECORD.md
+(numbered items: "B §2.2" is item 2.2); "seed NNN l.X" is line X of source NNN (docs/rules/SOURCES.md).
 """
 
 import itertools
@@ -15,14 +16,14 @@ from deals import ALL  # tests/deals.py
 
 
 def test_deck_is_sixteen_cards_of_104_points():
-    # KF l.19: 16 cards, A, 10, Q, J of each suit; A=11, 10=10, Q=3, J=2; 104 in the pack.
+    # KF §1.1: 16 cards, A, 10, Q, J of each suit; A=11, 10=10, Q=3, J=2; 104 in the pack.
     r = load_ruleset("kop")
     assert sorted(r.cards()) == sorted(ALL)
     assert sum({"A": 11, "10": 10, "Q": 3, "J": 2}[c[:-1]] for c in ALL) == 104
 
 
 def test_both_black_queens_exact_probability():
-    # KF l.20 (4 cards each from 16) and l.30-33 (cicha / wesele need both black queens in one hand):
+    # KF §1.2 (4 cards each from 16) and §1.6, §3.3 (cicha / wesele need both black queens in one hand):
     # P(a given seat holds Q♣ and Q♠) = C(14,2) / C(16,4) = 91 / 1820 = 1/20, by enumeration.
     hands = list(itertools.combinations(ALL, 4))
     assert len(hands) == math.comb(16, 4) == 1820
@@ -33,7 +34,7 @@ def test_both_black_queens_exact_probability():
 
 @pytest.mark.parametrize("name", ["kop", "kop-sportowy"])
 def test_seeded_deals_match_the_probability(name):
-    # Deal.from_seed: each seat 4 distinct cards, all 16 dealt (KF l.20); the frequency of a fixed seat
+    # Deal.from_seed: each seat 4 distinct cards, all 16 dealt (KF §1.2); the frequency of a fixed seat
     # holding both black queens should match 1/20 within a loose binomial bound (6 sigma).
     r = load_ruleset(name)
     n = 6000
@@ -56,7 +57,7 @@ def test_seeded_deals_match_the_probability(name):
 
 
 def test_seeded_deals_are_reproducible_and_vary():
-    # HAND-RECORD l.11: the seed reproduces the hand.
+    # HR §2.3: the seed reproduces the hand.
     r = load_ruleset("kop")
     assert Deal.from_seed(r, 42, 1) == Deal.from_seed(r, 42, 1)
     assert len({Deal.from_seed(r, s, 1).hands for s in range(50)}) > 45

@@ -3,7 +3,8 @@
 Covers, per bundled ruleset: every contract at every doubling level and tier, schneider thresholds,
 52:52 ties with and without doubles, counted (alternating) doubles, kop-sportowy's cicha cap,
 instant contracts, zero-sum vs winners-only, baśka's ×2 when the old side loses.
-Citations: B = /work/shared/rules/BUNDLED.md, KF = KOP-FAMILY.md (line numbers).
+Citations: B = docs/rules/BUNDLED.md, KF = docs/rules/KOP-FAMILY.md, HR = docs/rules/HAND-RECORD.md
+(numbered items: "B §2.2" is item 2.2); "seed NNN l.X" is line X of source NNN (docs/rules/SOURCES.md).
 """
 
 from functools import lru_cache
@@ -19,7 +20,7 @@ def rules(name):
     return load_ruleset(name)
 
 
-TIER = {"out": 1, "schneider": 2, "schwarz": 3}  # B l.36 / l.57 / l.75: 1 / 2 / 3
+TIER = {"out": 1, "schneider": 2, "schwarz": 3}  # B §2.4 / §5.4 / §6.5: 1 / 2 / 3
 ALTERNATING = [2, 0, 3, 1]  # young, old, young, old for a team game with old side [0, 1]
 
 
@@ -66,10 +67,10 @@ TEAM_IDS = [s[0] for s in TEAM_SCENARIOS]
 @pytest.mark.parametrize("contract", ["normal", "wesele"])
 @pytest.mark.parametrize("label,pts,tricks,winner,tier,_", TEAM_SCENARIOS, ids=TEAM_IDS)
 def test_team_zero_sum_kop(name, cap, contract, label, pts, tricks, winner, tier, _):
-    # B l.13-14 tiers (out >=26, schneider <=25 with a trick, schwarz no trick); B l.36 normal and
-    # wesele 1, x2 schneider, x3 schwarz (kop, and trzy-dychy by extends l.40); B l.75-76 sportowy
-    # 1/2/3 x 2^doubles; B l.10-11 zero-sum team payments; B l.18 each counted double x2;
-    # caps B l.35 (4) and l.69 (normal and wesele 3).
+    # B §1.3 tiers (out >=26, schneider <=25 with a trick, schwarz no trick); B §2.4 normal and
+    # wesele 1, x2 schneider, x3 schwarz (kop, and trzy-dychy by extends, B §3.1); B §6.5 sportowy
+    # 1/2/3 x 2^doubles; B §1.2 zero-sum team payments; B §1.4 each counted double x2;
+    # caps B §2.3 (4) and §6.3 (normal and wesele 3).
     for k in range(cap + 1):
         old, p, t = team(pts, tricks)
         o = score(rules(name), contract, old, ALTERNATING[:k], p, t)
@@ -80,8 +81,8 @@ def test_team_zero_sum_kop(name, cap, contract, label, pts, tricks, winner, tier
 @pytest.mark.parametrize("contract", ["normal", "wesele"])
 @pytest.mark.parametrize("label,pts,tricks,winner,_,tier", TEAM_SCENARIOS, ids=TEAM_IDS)
 def test_team_winners_only_catsatcards(contract, label, pts, tricks, winner, _, tier):
-    # B l.45: winners-only, each winner earns 1; B l.47: schneider is "fewer than 25" (<=24 with a
-    # trick), x2 schneider, x3 schwarz; B l.18 x2 per counted double (cap 4, as kop B l.35).
+    # B §4.2: winners-only, each winner earns 1; B §4.3: schneider is "fewer than 25" (<=24 with a
+    # trick), x2 schneider, x3 schwarz; B §1.4 x2 per counted double (cap 4, as kop B §2.3).
     for k in range(5):
         old, p, t = team(pts, tricks)
         o = score(rules("kop-catsatcards"), contract, old, ALTERNATING[:k], p, t)
@@ -92,8 +93,8 @@ def test_team_winners_only_catsatcards(contract, label, pts, tricks, winner, _, 
 @pytest.mark.parametrize("contract", ["normal", "wesele"])
 @pytest.mark.parametrize("label,pts,tricks,winner,tier,_", TEAM_SCENARIOS, ids=TEAM_IDS)
 def test_team_baska(contract, label, pts, tricks, winner, tier, _):
-    # B l.57-59: simple 1, wesele 1 (x2 schneider, x3 schwarz); a further x2 when the old side loses a
-    # simple game or wesele; zero-sum; B l.56 cap 4.
+    # B §5.4: simple 1, wesele 1 (x2 schneider, x3 schwarz); a further x2 when the old side loses a
+    # simple game or wesele; zero-sum; B §5.3 cap 4.
     for k in range(5):
         old, p, t = team(pts, tricks)
         o = score(rules("baska"), contract, old, ALTERNATING[:k], p, t)
@@ -105,8 +106,8 @@ def test_team_baska(contract, label, pts, tricks, winner, tier, _):
 @pytest.mark.parametrize("contract", ["normal", "wesele"])
 @pytest.mark.parametrize("label,pts,tricks,winner,tier,_", TEAM_SCENARIOS, ids=TEAM_IDS)
 def test_team_victory_cards(contract, label, pts, tricks, winner, tier, _):
-    # B l.85: team game: each winner takes 1 card from each loser (+2 / -2); no tier factor.
-    # HAND-RECORD l.27: the tier still names the losing side's tier in team games.
+    # B §7.2: team game: each winner takes 1 card from each loser (+2 / -2); no tier factor.
+    # HR §2.17: the tier still names the losing side's tier in team games.
     old, p, t = team(pts, tricks)
     o = score(rules("kop-victory-cards"), contract, old, [], p, t)
     assert (o.winner, o.tier, o.doubles) == (winner, tier, 0)
@@ -122,7 +123,7 @@ LONE_SCENARIOS = [
     ("lost, lone no trick", 0, 0, "young"),
 ]
 LONE_IDS = [s[0] for s in LONE_SCENARIOS]
-# zolo du / gran du: won only with all four tricks (KF l.145, 147)
+# zolo du / gran du: won only with all four tricks (KF §3.5, §3.7)
 DU_SCENARIOS = [
     ("all four tricks", 104, 4, "old"),
     ("96 points in three tricks", 96, 3, "young"),
@@ -135,8 +136,8 @@ DU_IDS = [s[0] for s in DU_SCENARIOS]
 @pytest.mark.parametrize("contract,base", [("cicha", 4), ("zolo", 5)])
 @pytest.mark.parametrize("label,pts,tricks,winner", LONE_SCENARIOS, ids=LONE_IDS)
 def test_lone_kop(name, contract, base, label, pts, tricks, winner):
-    # B l.36-37: cicha 4, zolo 5, won or lost, no tier factor (tier "lone"); zero-sum +3v / -3v
-    # (B l.10-11); x2 per counted double, cap 4.
+    # B §2.4: cicha 4, zolo 5, won or lost, no tier factor (tier "lone"); zero-sum +3v / -3v
+    # (B §1.2); x2 per counted double, cap 4.
     for k in range(5):
         old, p, t = lone(pts, tricks)
         o = score(rules(name), contract, old, [1, 0, 2, 0][:k], p, t)
@@ -147,7 +148,7 @@ def test_lone_kop(name, contract, base, label, pts, tricks, winner):
 @pytest.mark.parametrize("name", ["kop", "kop-trzy-dychy"])
 @pytest.mark.parametrize("label,pts,tricks,winner", DU_SCENARIOS, ids=DU_IDS)
 def test_zolo_du_kop(name, label, pts, tricks, winner):
-    # B l.36: zolo du 10, won or lost; KF l.145: goal all 4 tricks.
+    # B §2.4: zolo du 10, won or lost; KF §3.5: goal all 4 tricks.
     for k in range(5):
         old, p, t = lone(pts, tricks)
         o = score(rules(name), "zolo du", old, [1, 0, 2, 0][:k], p, t)
@@ -157,7 +158,7 @@ def test_zolo_du_kop(name, label, pts, tricks, winner):
 
 @pytest.mark.parametrize("contract,base,cap", [("cicha", 4, 2), ("zolo", 5, 2), ("zolo du", 10, 1)])
 def test_lone_sportowy(contract, base, cap):
-    # B l.75-76: cicha 4; zolo 5; zolo du 10; x 2^doubles; zero-sum. Caps B l.69-70 (cicha: at most 2).
+    # B §6.5: cicha 4; zolo 5; zolo du 10; x 2^doubles; zero-sum. Caps B §6.3 (cicha: at most 2).
     scenarios = DU_SCENARIOS if contract == "zolo du" else LONE_SCENARIOS
     for label, pts, tricks, winner in scenarios:
         for k in range(cap + 1):
@@ -170,7 +171,7 @@ def test_lone_sportowy(contract, base, cap):
 @pytest.mark.parametrize("contract,base", [("cicha", 4), ("gran", 5), ("zolo", 5)])
 @pytest.mark.parametrize("label,pts,tricks,winner", LONE_SCENARIOS, ids=LONE_IDS)
 def test_lone_baska(contract, base, label, pts, tricks, winner):
-    # B l.57-59: cicha 4, gran 5, zolo 5 (tier "lone"); a further x2 when a lone player loses; zero-sum.
+    # B §5.4: cicha 4, gran 5, zolo 5 (tier "lone"); a further x2 when a lone player loses; zero-sum.
     for k in range(5):
         old, p, t = lone(pts, tricks)
         o = score(rules("baska"), contract, old, [1, 0, 2, 0][:k], p, t)
@@ -182,7 +183,7 @@ def test_lone_baska(contract, base, label, pts, tricks, winner):
 @pytest.mark.parametrize("contract", ["gran du", "zolo du"])
 @pytest.mark.parametrize("label,pts,tricks,winner", DU_SCENARIOS, ids=DU_IDS)
 def test_du_baska(contract, label, pts, tricks, winner):
-    # B l.57-59: gran du 10, zolo du 10; x2 when the lone player loses; KF l.147: all 4 tricks.
+    # B §5.4: gran du 10, zolo du 10; x2 when the lone player loses; KF §3.7: all 4 tricks.
     for k in range(5):
         old, p, t = lone(pts, tricks)
         o = score(rules("baska"), contract, old, [1, 0, 2, 0][:k], p, t)
@@ -207,7 +208,7 @@ CATS_LONE = [
 @pytest.mark.parametrize("contract,won,lost", [("cicha", 4, 4), ("zolo", 5, 5)])
 @pytest.mark.parametrize("label,pts,tricks,winner,tier", CATS_LONE, ids=[c[0] for c in CATS_LONE])
 def test_lone_catsatcards(contract, won, lost, label, pts, tricks, winner, tier):
-    # B l.45-48: winners-only; cicha 4, zolo 5 per opponent when won; when lost each opponent earns 4 / 5;
+    # B §4.2, §4.3: winners-only; cicha 4, zolo 5 per opponent when won; when lost each opponent earns 4 / 5;
     # schneider (<=24 with a trick) x2 and schwarz x3 apply to every contract whose goal is card points.
     for k in range(5):
         old, p, t = lone(pts, tricks)
@@ -219,7 +220,7 @@ def test_lone_catsatcards(contract, won, lost, label, pts, tricks, winner, tier)
 
 @pytest.mark.parametrize("label,pts,tricks,winner", DU_SCENARIOS, ids=DU_IDS)
 def test_zolo_du_catsatcards(label, pts, tricks, winner):
-    # B l.46: zolo du 10 per opponent when won; when lost each opponent earns 4; B l.48: tier "lone".
+    # B §4.2: zolo du 10 per opponent when won; when lost each opponent earns 4; B §4.3: tier "lone".
     for k in range(5):
         old, p, t = lone(pts, tricks)
         o = score(rules("kop-catsatcards"), "zolo du", old, [1, 0, 2, 0][:k], p, t)
@@ -231,7 +232,7 @@ def test_zolo_du_catsatcards(label, pts, tricks, winner):
 @pytest.mark.parametrize("contract", ["solo", "cicha"])
 @pytest.mark.parametrize("label,pts,tricks,winner", LONE_SCENARIOS, ids=LONE_IDS)
 def test_lone_victory_cards(contract, label, pts, tricks, winner):
-    # B l.83-86: solo, called or silent (cicha): +6 / -2 each when won, -6 / +2 each when lost; no tier factor.
+    # B §7.1, §7.2: solo, called or silent (cicha): +6 / -2 each when won, -6 / +2 each when lost; no tier factor.
     old, p, t = lone(pts, tricks)
     o = score(rules("kop-victory-cards"), contract, old, [], p, t)
     assert (o.winner, o.tier, o.doubles) == (winner, "lone", 0)
@@ -243,11 +244,11 @@ TIE_TEAM = team(52, 2)
 TIE_LONE = lone(52, 2)
 # (contract, team?, double seats, winner, payouts)
 KOP_TIES = [
-    # B l.23-24: 52:52 -> the side of the last counted double loses; with none, the old side; tier "tie".
+    # B §1.6: 52:52 -> the side of the last counted double loses; with none, the old side; tier "tie".
     ("normal", True, [], "young", [-1, -1, 1, 1]),
     ("normal", True, [2], "old", [2, 2, -2, -2]),
     ("normal", True, [2, 0], "young", [-4, -4, 4, 4]),
-    ("normal", True, [2, 3], "old", [2, 2, -2, -2]),  # same-side double not counted (B l.17-18)
+    ("normal", True, [2, 3], "old", [2, 2, -2, -2]),  # same-side double not counted (B §1.4)
     ("wesele", True, [], "young", [-1, -1, 1, 1]),
     ("cicha", False, [], "young", [-12, 4, 4, 4]),
     ("zolo", False, [], "young", [-15, 5, 5, 5]),
@@ -255,7 +256,7 @@ KOP_TIES = [
     ("zolo", False, [1, 0], "young", [-60, 20, 20, 20]),
 ]
 BASKA_TIES = [
-    # B l.23-24 and l.58-59: a further x2 when the old side loses a simple game or wesele (a 52:52
+    # B §1.6 and §5.4: a further x2 when the old side loses a simple game or wesele (a 52:52
     # loss included) and when a lone player loses.
     ("normal", True, [], "young", [-2, -2, 2, 2]),
     ("normal", True, [2], "old", [2, 2, -2, -2]),
@@ -266,7 +267,7 @@ BASKA_TIES = [
     ("gran", False, [1], "old", [30, -10, -10, -10]),
 ]
 CATS_TIES = [
-    # B l.49-50: with no double each opponent of the old side earns 1, whatever the contract; with
+    # B §4.4: with no double each opponent of the old side earns 1, whatever the contract; with
     # doubles the side of the last counted double loses and the winners earn value x 2^doubles.
     ("normal", True, [], "young", [0, 0, 1, 1]),
     ("wesele", True, [], "young", [0, 0, 1, 1]),
@@ -279,7 +280,7 @@ CATS_TIES = [
     ("zolo", False, [1, 0], "young", [0, 20, 20, 20]),
 ]
 VICTORY_TIES = [
-    # B l.86-87: 52:52: nobody wins, nothing moves (winner null).
+    # B §7.2: 52:52: nobody wins, nothing moves (winner null).
     ("normal", True, [], None, [0, 0, 0, 0]),
     ("wesele", True, [], None, [0, 0, 0, 0]),
     ("solo", False, [], None, [0, 0, 0, 0]),
@@ -302,7 +303,7 @@ def test_ties(name, contract, is_team, doubles, winner, payouts):
 # -------------------------------------------------------------------------------- counted doubles
 @pytest.mark.parametrize("name", ["kop", "baska", "kop-catsatcards"])
 @pytest.mark.parametrize("seats,counted", [
-    # B l.17-18: a double counts only if it comes from the other side than the previous counted one;
+    # B §1.4: a double counts only if it comes from the other side than the previous counted one;
     # the first double said always counts.
     ([2, 3], 1), ([0, 1], 1), ([2, 3, 0], 2), ([0, 1, 2, 3], 2), ([2, 0, 1, 3], 3), ([2, 0, 3, 1], 4),
 ])
@@ -314,7 +315,7 @@ def test_same_side_doubles_do_not_count(name, seats, counted):
 
 
 def test_lone_doubles_from_the_three_count_once():
-    # B l.17-18: the three opponents of a zolo are one side.
+    # B §1.4: the three opponents of a zolo are one side.
     old, p, t = lone(60, 2)
     o = score(rules("kop"), "zolo", old, [1, 2, 3], p, t)
     assert o.doubles == 1 and list(o.payouts) == lone_pay("old", 10)
@@ -323,7 +324,7 @@ def test_lone_doubles_from_the_three_count_once():
 
 
 def test_sportowy_cicha_counts_at_most_two_doubles():
-    # B l.70-71: "A hand that turns out to be cicha counts at most 2 doubles, and its 'last counted
+    # B §6.3: "A hand that turns out to be cicha counts at most 2 doubles, and its 'last counted
     # double' is the last one within that cap."
     old, p, t = lone(60, 2)
     o = score(rules("kop-sportowy"), "cicha", old, [1, 0, 2], p, t)
@@ -336,7 +337,7 @@ def test_sportowy_cicha_counts_at_most_two_doubles():
 
 
 def test_kop_cicha_has_no_two_double_cap():
-    # B l.35: kop's cap is 4 for every contract; the cicha cap is kop-sportowy's only (B l.70).
+    # B §2.3: kop's cap is 4 for every contract; the cicha cap is kop-sportowy's only (B §6.3).
     old, p, t = lone(60, 2)
     o = score(rules("kop"), "cicha", old, [1, 0, 2], p, t)
     assert o.doubles == 3 and list(o.payouts) == [96, -32, -32, -32]
@@ -348,7 +349,7 @@ def test_kop_cicha_has_no_two_double_cap():
 # ---------------------------------------------------------------------------------------- instant
 @pytest.mark.parametrize("name,contract", [("baska", "baśka"), ("kop-sportowy", "kop")])
 def test_instant_contracts(name, contract):
-    # B l.25-26: no play; winner "old", tier "instant", 0 doubles, v = 10 per opponent (+30 / -10 each).
+    # B §1.7: no play; winner "old", tier "instant", 0 doubles, v = 10 per opponent (+30 / -10 each).
     o = score(rules(name), contract, [2], [], [0] * 4, [0] * 4)
     assert (o.winner, o.tier, o.doubles) == ("old", "instant", 0)
     assert list(o.payouts) == [-10, -10, 30, -10]
