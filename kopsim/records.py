@@ -3,12 +3,13 @@
 The field names and meanings are a stable contract read by other tools: add fields, never rename
 or drop them.
 
-Fields beyond HAND-RECORD.md's table, written only on the hands of a bankroll session (victory
-cards, `kop-victory-cards`), where a loser who cannot pay in full pays what he has:
+The hands of a bankroll session (victory cards, `kop-victory-cards`), where a loser who cannot pay
+in full pays what he has, one unit at a time to the winners in turn clockwise from his left, carry
+two fields beyond HAND-RECORD.md's table; their `payouts` is, as everywhere, what each seat actually
+gained (negative: paid): the cards that moved, never more than a seat held.
 
 | field | type | meaning |
 | --- | --- | --- |
-| `payouts` | list of 4 numbers | as everywhere, what each seat actually gained (negative: paid): the cards that moved, never more than a seat held |
 | `nominal_payouts` | list of 4 numbers | what the rules price the hand at before the bankroll limits it (equal to `payouts` unless a loser came up short) |
 | `bankroll` | list of 4 numbers | the cards each seat held before the hand; the next hand of the session starts from `bankroll` + `payouts` |
 """

@@ -159,24 +159,28 @@ class BankrollHand:
 
 def _chain_problems(prev: BankrollHand | None, hands: list[BankrollHand]) -> list[Discrepancy]:
     """Discrepancies between consecutive hands of one session (a log cut into chunks may start
-    in the middle of a session: its first hand is checked on its own)."""
+    in the middle of a session: its first hand is checked on its own, as is the hand after a
+    discrepancy, which would only repeat it)."""
     found = []
     for h in hands:
         follows = (prev is not None and h.session == prev.session
                    and isinstance(prev.hand_index, int) and h.hand_index == prev.hand_index + 1)
-        if follows:
-            left = [a + b for a, b in zip(prev.held, prev.paid)]
-            if min(left) <= 0:
-                found.append(Discrepancy(h.line, h.hand_index,
-                                         f"session {h.session} ended with hand "
-                                         f"{prev.hand_index} (a seat holds no cards), yet this "
-                                         "hand follows it"))
-            elif not all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(h.held, left)):
-                found.append(Discrepancy(h.line, h.hand_index,
-                                         f"bankroll: log says {[_num(x) for x in h.held]}, the "
-                                         f"hand before leaves {[_num(x) for x in left]}"))
-        prev = h
+        problem = _follow_problem(prev, h) if follows else None
+        if problem:
+            found.append(Discrepancy(h.line, h.hand_index, problem))
+        prev = None if problem else h
     return found
+
+
+def _follow_problem(prev: BankrollHand, h: BankrollHand) -> str | None:
+    left = [a + b for a, b in zip(prev.held, prev.paid)]
+    if min(left) <= 0:
+        return (f"session {h.session} ended with hand {prev.hand_index} (a seat holds no "
+                "cards), yet this hand follows it")
+    if not all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(h.held, left)):
+        return (f"bankroll: log says {[_num(x) for x in h.held]}, the hand before leaves "
+                f"{[_num(x) for x in left]}")
+    return None
 
 
 _RULES: dict[str, Ruleset] = {}
