@@ -101,7 +101,8 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
               ("doubles", d["doubles"], o.doubles),
               ("winner", d["winner"], o.winner),
               ("tier", d["tier"], o.tier)]
-    if _is_bankroll(rules):  # the rules price the hand; the bankroll decides what is paid
+    if _in_bankroll_session(rules, d):  # the rules price the hand; the bankroll decides what
+        # is paid (a bankroll ruleset played without sessions pays every price in full)
         problem = _bankroll_problem(rules, d)
         if problem:
             return problem
@@ -114,19 +115,23 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
     return None
 
 
-def _is_bankroll(rules: Ruleset) -> bool:
-    return rules.session is not None and rules.session.kind == "bankroll"
+def _in_bankroll_session(rules: Ruleset, d: dict) -> bool:
+    return (rules.session is not None and rules.session.kind == "bankroll"
+            and d.get("session") is not None)
 
 
 def _bankroll_problem(rules: Ruleset, d: dict) -> str | None:
     """Is the record's `bankroll` (cards held before the hand) possible? A session starts with
     `start` each, never changes the number of cards in play, and ends when a seat holds none."""
     for key in ("nominal_payouts", "bankroll"):
-        value = d.get(key)
+        if key not in d:
+            return (f"{key}: missing; a hand of a bankroll session records its nominal_payouts "
+                    "and the bankroll before it, so that what it paid can be checked (older "
+                    "kopsim logs lack both: play the hands again)")
+        value = d[key]
         if (not isinstance(value, list) or len(value) != 4
                 or not all(_finite_number(x) for x in value)):
-            return (f"{key}: expected 4 numbers (a hand of a bankroll session records "
-                    "nominal_payouts and bankroll)")
+            return f"{key}: log says {value!r}, expected a list of 4 numbers"
     held = [float(x) for x in d["bankroll"]]
     start = float(rules.session.start)
     if d.get("hand_index") == 0 and held != [start] * 4:
@@ -214,7 +219,7 @@ def _check_block(path: str, block: list[tuple[int, str]], rules_override: str | 
                 problem = f"malformed record: {e}"
             if problem:
                 found.append(Discrepancy(lineno, d.get("hand_index"), problem))
-            elif _is_bankroll(rules):
+            elif _in_bankroll_session(rules, d):
                 chain.append(BankrollHand(lineno, d.get("session"), d.get("hand_index"),
                                           [float(x) for x in d["bankroll"]],
                                           [float(x) for x in d["payouts"]]))

@@ -307,3 +307,18 @@ def test_replay_rejects_a_hand_logged_after_its_session_ended(sim_log, tmp_path)
     found = _replay_lines(tmp_path, lines)
     assert [(x.line, x.message.split(" ")[0]) for x in found] == [(i + 2, "session")]
     assert "ended with hand" in found[0].message
+
+
+def test_a_bankroll_ruleset_played_without_sessions_pays_every_price(tmp_path):
+    """`sessions = false` (the default) plays kop-victory-cards hand by hand: no bankroll, so
+    the records carry no session, the prices are paid in full, and the log replays clean."""
+    exp = experiment_from_dict({"deals": 200, "seed": 2, "variants": ["kop-victory-cards"],
+                                "bots": "random"})
+    run_experiment(exp, tmp_path, jobs=1, log=True)
+    hands = read_hands(tmp_path, "kop-victory-cards")
+    for s in range(4):
+        assert (hands[f"payout_{s}"] == hands[f"nominal_payout_{s}"]).all()
+    log = tmp_path / "logs" / "kop-victory-cards" / "chunk-000000.jsonl"
+    first = json.loads(log.read_text().splitlines()[0])
+    assert "session" not in first and "bankroll" not in first
+    assert replay(log) == (200, [])
