@@ -162,10 +162,11 @@ class BankrollHand:
     paid: list[float]
 
 
-def _chain_problems(prev: BankrollHand | None, hands: list[BankrollHand]) -> list[Discrepancy]:
-    """Discrepancies between consecutive hands of one session (a log cut into chunks may start
-    in the middle of a session: its first hand is checked on its own, as is the hand after a
-    discrepancy, which would only repeat it)."""
+def _chain_problems(prev: BankrollHand | None, hands: list[BankrollHand]
+                    ) -> tuple[list[Discrepancy], BankrollHand | None]:
+    """Discrepancies between consecutive hands of one session, and the hand the next one is to
+    follow. A log cut into chunks may start in the middle of a session: its first hand is checked
+    on its own, as is the hand after a discrepancy, which would only repeat it."""
     found = []
     for h in hands:
         follows = (prev is not None and h.session == prev.session
@@ -174,7 +175,7 @@ def _chain_problems(prev: BankrollHand | None, hands: list[BankrollHand]) -> lis
         if problem:
             found.append(Discrepancy(h.line, h.hand_index, problem))
         prev = None if problem else h
-    return found
+    return found, prev
 
 
 def _follow_problem(prev: BankrollHand, h: BankrollHand) -> str | None:
@@ -266,6 +267,6 @@ def replay(path: str | Path, rules_override: str | None = None,
     for part, problems, chain in parts:
         if problems:
             raise InputError(problems)
-        found += sorted(part + _chain_problems(last, chain), key=lambda x: x.line)
-        last = chain[-1] if chain else last
+        unfollowed, last = _chain_problems(last, chain)
+        found += sorted(part + unfollowed, key=lambda x: x.line)
     return counter[0], found

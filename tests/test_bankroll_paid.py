@@ -250,22 +250,35 @@ def test_replay_rejects_nominal_amounts_logged_as_paid(sim_log, tmp_path):
     assert [(x.line, x.message.split(":")[0]) for x in found] == [(i + 1, "payouts")]
 
 
-def test_replay_rejects_a_bankroll_that_does_not_follow_the_hand_before(sim_log, tmp_path):
-    """Seat-to-seat moved cards, consistent within the record (4 × 5 cards in all, the payouts
-    those holdings pay), yet not what the previous hand left: found across replay's blocks too."""
+def _movable(d):
+    """Two winners of a hand mid-session, the first holding 2 or more: one card moved between
+    them leaves what the hand pays as it is (winners pay nothing) and 4 × 5 cards in all."""
+    if d["hand_index"] == 0:
+        return None
+    winners = [s for s in range(4) if d["payouts"][s] > 0]
+    pairs = [(a, b) for a in winners for b in winners if a != b and d["bankroll"][a] >= 2]
+    return pairs[0] if pairs else None
+
+
+@pytest.mark.parametrize("line", [2000, 2001])  # the last of replay's first block, the first of
+# its second (blocks of 2000 lines): the check runs across blocks, and reports a hand once
+def test_replay_rejects_a_bankroll_that_does_not_follow_the_hand_before(sim_log, tmp_path, line):
     lines = _lines(sim_log)
     records = [json.loads(x) for x in lines]
-    # the first hand from line 2001 on (replay reads blocks of 2000) whose holdings can be moved
-    # by one card without changing what it pays
-    i = next(i for i in range(2000, len(records)) if records[i]["hand_index"] > 0
-             and records[i]["payouts"] == records[i]["nominal_payouts"]
-             and min(records[i]["bankroll"]) >= 3)
-    d = records[i]
-    d["bankroll"] = [d["bankroll"][0] + 1, d["bankroll"][1] - 1] + d["bankroll"][2:]
-    lines[i] = json.dumps(d)
+    # drop the log's first hands so that a movable hand, followed by the next hand of its
+    # session, falls on `line` (a log may start in the middle of a session)
+    i = next(i for i in range(line - 1, len(records) - 1) if _movable(records[i])
+             and records[i + 1]["hand_index"] == records[i]["hand_index"] + 1)
+    lines, records = lines[i + 1 - line:], records[i + 1 - line:]
+    d = records[line - 1]
+    a, b = _movable(d)
+    d["bankroll"][a] -= 1
+    d["bankroll"][b] += 1
+    lines[line - 1] = json.dumps(d)
     for jobs in (1, 2):
         found = _replay_lines(tmp_path, lines, jobs)
-        assert [(x.line, x.message.split(":")[0]) for x in found] == [(i + 1, "bankroll")]
+        assert [(x.line, x.message.split(":")[0]) for x in found] == [(line, "bankroll")]
+        assert "the hand before leaves" in found[0].message
 
 
 @pytest.mark.parametrize("edit, key", [
