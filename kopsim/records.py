@@ -2,6 +2,16 @@
 
 The field names and meanings are a stable contract read by other tools: add fields, never rename
 or drop them.
+
+The hands of a bankroll session (victory cards, `kop-victory-cards`), where a loser who cannot pay
+in full pays what he has, one unit at a time to the winners in turn clockwise from his left, carry
+two fields beyond HAND-RECORD.md's table; their `payouts` is, as everywhere, what each seat actually
+gained (negative: paid): the cards that moved, never more than a seat held.
+
+| field | type | meaning |
+| --- | --- | --- |
+| `nominal_payouts` | list of 4 numbers | what the rules price the hand at before the bankroll limits it (equal to `payouts` unless a loser came up short) |
+| `bankroll` | list of 4 numbers | the cards each seat held before the hand; the next hand of the session starts from `bankroll` + `payouts` |
 """
 
 from __future__ import annotations
@@ -34,14 +44,18 @@ class HandRecord:
     tier: str
     payouts: list[float]
     session: int | None = None
+    nominal_payouts: list[float] | None = None  # bankroll sessions only, as `bankroll`
+    bankroll: list[float] | None = None
 
     def to_dict(self) -> dict:
         # built by hand: dataclasses.asdict deep-copies every nested list, ten times slower
         d = {k: getattr(self, k) for k in FIELDS}
-        if self.session is None:
-            del d["session"]
-        d["points"] = [_num(x) for x in self.points]
-        d["payouts"] = [_num(x) for x in self.payouts]
+        for optional in OPTIONAL:
+            if d[optional] is None:
+                del d[optional]
+        for numbers in ("points", "payouts", "nominal_payouts", "bankroll"):
+            if numbers in d:
+                d[numbers] = [_num(x) for x in d[numbers]]
         return d
 
     def to_json(self) -> str:
@@ -54,6 +68,7 @@ class HandRecord:
 
 
 FIELDS = [f.name for f in fields(HandRecord)]
+OPTIONAL = ("session", "nominal_payouts", "bankroll")  # left out of the JSON when None
 
 
 def _num(x: float) -> float | int:

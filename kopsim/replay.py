@@ -7,13 +7,15 @@ reported (later ones usually follow from it).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError, Problem
 from .game import Deal, IllegalAction, State
-from .records import parse_records
+from .records import _num, parse_records
 from .ruleset import Ruleset, load_ruleset
+from .session import paid_amounts
 
 
 @dataclass
@@ -93,15 +95,97 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
                 return f"tricks[{t}].winner: log says {trick.get('winner')!r}, seat {won_by} wins"
     o = state.outcome
     assert o is not None
-    checks = (("points", [float(x) for x in d["points"]], [float(x) for x in state.points]),
+    payouts = [float(x) for x in o.payouts]
+    checks = [("points", [float(x) for x in d["points"]], [float(x) for x in state.points]),
               ("tricks_won", d["tricks_won"], state.tricks_won),
               ("doubles", d["doubles"], o.doubles),
               ("winner", d["winner"], o.winner),
-              ("tier", d["tier"], o.tier),
-              ("payouts", [float(x) for x in d["payouts"]], [float(x) for x in o.payouts]))
+              ("tier", d["tier"], o.tier)]
+    if _in_bankroll_session(rules, d):  # the rules price the hand; the bankroll decides what
+        # is paid (a bankroll ruleset played without sessions pays every price in full)
+        problem = _bankroll_problem(rules, d)
+        if problem:
+            return problem
+        checks.append(("nominal_payouts", [float(x) for x in d["nominal_payouts"]], payouts))
+        payouts = paid_amounts([float(x) for x in d["bankroll"]], payouts)
+    checks.append(("payouts", [float(x) for x in d["payouts"]], payouts))
     for key, logged, derived in checks:
         if logged != derived:
             return f"{key}: log says {d[key]!r}, the rules give {derived!r}"
+    return None
+
+
+def _in_bankroll_session(rules: Ruleset, d: dict) -> bool:
+    return (rules.session is not None and rules.session.kind == "bankroll"
+            and d.get("session") is not None)
+
+
+def _bankroll_problem(rules: Ruleset, d: dict) -> str | None:
+    """Is the record's `bankroll` (cards held before the hand) possible? A session starts with
+    `start` each, never changes the number of cards in play, and ends when a seat holds none."""
+    for key in ("nominal_payouts", "bankroll"):
+        if key not in d:
+            return (f"{key}: missing; a hand of a bankroll session records its nominal_payouts "
+                    "and the bankroll before it, so that what it paid can be checked (older "
+                    "kopsim logs lack both: play the hands again)")
+        value = d[key]
+        if (not isinstance(value, list) or len(value) != 4
+                or not all(_finite_number(x) for x in value)):
+            return f"{key}: log says {value!r}, expected a list of 4 numbers"
+    held = [float(x) for x in d["bankroll"]]
+    start = float(rules.session.start)
+    if d.get("hand_index") == 0 and held != [start] * 4:
+        return f"bankroll: log says {d['bankroll']!r}, a session starts with {_num(start)} each"
+    if min(held) <= 0:
+        return f"bankroll: log says {d['bankroll']!r}, but a session ends when a seat holds none"
+    if not math.isclose(sum(held), 4 * start):
+        return (f"bankroll: log says {d['bankroll']!r}, {_num(sum(held))} cards in all; a "
+                f"session keeps the {_num(4 * start)} it starts with")
+    return None
+
+
+def _finite_number(x) -> bool:
+    if isinstance(x, float):
+        return math.isfinite(x)
+    return isinstance(x, int) and not isinstance(x, bool) and abs(x) < 2**53
+
+
+@dataclass
+class BankrollHand:
+    """A checked hand of a bankroll session, for the check that each hand starts where the one
+    before it in the log left the session."""
+
+    line: int
+    session: object
+    hand_index: object
+    held: list[float]
+    paid: list[float]
+
+
+def _chain_problems(prev: BankrollHand | None, hands: list[BankrollHand]
+                    ) -> tuple[list[Discrepancy], BankrollHand | None]:
+    """Discrepancies between consecutive hands of one session, and the hand the next one is to
+    follow. A log cut into chunks may start in the middle of a session: its first hand is checked
+    on its own, as is the hand after a discrepancy, which would only repeat it."""
+    found = []
+    for h in hands:
+        follows = (prev is not None and h.session == prev.session
+                   and isinstance(prev.hand_index, int) and h.hand_index == prev.hand_index + 1)
+        problem = _follow_problem(prev, h) if follows else None
+        if problem:
+            found.append(Discrepancy(h.line, h.hand_index, problem))
+        prev = None if problem else h
+    return found, prev
+
+
+def _follow_problem(prev: BankrollHand, h: BankrollHand) -> str | None:
+    left = [a + b for a, b in zip(prev.held, prev.paid)]
+    if min(left) <= 0:
+        return (f"session {h.session} ended with hand {prev.hand_index} (a seat holds no "
+                "cards), yet this hand follows it")
+    if not all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(h.held, left)):
+        return (f"bankroll: log says {[_num(x) for x in h.held]}, the hand before leaves "
+                f"{[_num(x) for x in left]}")
     return None
 
 
@@ -115,10 +199,11 @@ def _rules(name: str) -> Ruleset:
 
 
 def _check_block(path: str, block: list[tuple[int, str]], rules_override: str | None
-                 ) -> tuple[list[Discrepancy], list[Problem]]:
+                 ) -> tuple[list[Discrepancy], list[Problem], list[BankrollHand]]:
     """Discrepancies of a block of raw log lines, or the input problems that stop the replay
-    (returned, not raised: they travel back from worker processes intact)."""
-    found = []
+    (returned, not raised: they travel back from worker processes intact), and the block's
+    consistent bankroll hands, whose sequence the caller checks across blocks."""
+    found, chain = [], []
     try:
         for lineno, d in parse_records(path, block):
             name = rules_override or d["ruleset"]
@@ -135,9 +220,13 @@ def _check_block(path: str, block: list[tuple[int, str]], rules_override: str | 
                 problem = f"malformed record: {e}"
             if problem:
                 found.append(Discrepancy(lineno, d.get("hand_index"), problem))
+            elif _in_bankroll_session(rules, d):
+                chain.append(BankrollHand(lineno, d.get("session"), d.get("hand_index"),
+                                          [float(x) for x in d["bankroll"]],
+                                          [float(x) for x in d["payouts"]]))
     except InputError as e:
-        return found, e.problems
-    return found, []
+        return found, e.problems, chain
+    return found, [], chain
 
 
 def _blocks(path, size: int, counter: list[int]):
@@ -174,8 +263,10 @@ def replay(path: str | Path, rules_override: str | None = None,
         parts = Parallel(n_jobs=jobs, return_as="generator")(
             delayed(_check_block)(str(path), b, rules_override) for b in blocks)
     found: list[Discrepancy] = []
-    for part, problems in parts:
+    last: BankrollHand | None = None
+    for part, problems, chain in parts:
         if problems:
             raise InputError(problems)
-        found += part
+        unfollowed, last = _chain_problems(last, chain)
+        found += sorted(part + unfollowed, key=lambda x: x.line)
     return counter[0], found

@@ -39,6 +39,8 @@ def hand_schema() -> dict:
     s.update({f"points_{i}": pl.Float64 for i in SEATS})
     s.update({f"tricks_{i}": pl.Int8 for i in SEATS})
     s.update({f"payout_{i}": pl.Float64 for i in SEATS})
+    # added columns: the rules' price of the hand, which a bankroll session may cut short
+    s.update({f"nominal_payout_{i}": pl.Float64 for i in SEATS})
     return s
 
 
@@ -113,7 +115,8 @@ def hands_frame(variant: str, ruleset: str, contract_names: list[str], bot_label
                 deal_id: np.ndarray, seed: np.ndarray, session: np.ndarray | None,
                 hand_index: np.ndarray, seat_bot: np.ndarray, a: dict):
     """One row per hand, in the column order of docs/results.md. `session` holds -1 for null
-    (or is None: no sessions); `seat_bot[i, s]` indexes `bot_labels`."""
+    (or is None: no sessions); `seat_bot[i, s]` indexes `bot_labels`. `nominal_payout_*` start
+    equal to `payout_*`; a bankroll session then sets `payout_*` to what moved (run.py)."""
     import polars as pl
 
     n = len(deal_id)
@@ -143,7 +146,8 @@ def hands_frame(variant: str, ruleset: str, contract_names: list[str], bot_label
     cols["winner"] = _strings(WINNER_NAMES, a["winner"], null_below_zero=True)
     cols["tier"] = _strings(list(TIERS), a["tier"])
     for key, name, dt in (("points", "points", np.float64), ("tricks", "tricks", np.int8),
-                          ("payouts", "payout", np.float64)):
+                          ("payouts", "payout", np.float64),
+                          ("payouts", "nominal_payout", np.float64)):
         m = np.asarray(a[key], dt)
         for s in SEATS:
             cols[f"{name}_{s}"] = pl.Series(np.ascontiguousarray(m[:, s]))

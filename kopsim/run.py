@@ -225,6 +225,7 @@ def _peak_rss_mb() -> float:
 
 # ------------------------------------------------------------------------ bankroll sessions
 
+NOMINAL = [f"nominal_payout_{i}" for i in range(4)]
 CARRY0 = {"open": False, "session": -1, "next_session": 0, "hands": 0, "balance": None,
           "first_deal": -1}
 
@@ -237,24 +238,30 @@ def _finish_bankroll(exp: Experiment, v: Variant, r: ChunkResult, carry: dict):
     from .sessionrows import bankroll_scan
 
     df = r.hands
-    keep, sess, hidx, ended, carry = bankroll_scan(v.rules.session, carry,
-                                                   df["deal_id"].to_numpy(), r.payouts,
-                                                   final=r.stop >= exp.deals)
-    df = df[keep].with_columns(pl.Series("session", sess.astype(np.int32)),
-                               pl.Series("hand_index", hidx.astype(np.int32)))
+    scan = bankroll_scan(v.rules.session, carry, df["deal_id"].to_numpy(), r.payouts,
+                         final=r.stop >= exp.deals)
+    keep, ended = scan.keep, scan.ended
+    df = df[keep].with_columns(pl.Series("session", scan.session.astype(np.int32)),
+                               pl.Series("hand_index", scan.hand_index.astype(np.int32)),
+                               *[pl.Series(f"payout_{s}", scan.paid[:, s]) for s in range(4)])
     first = ended["first_deal"]
     sessions = R.sessions_frame(v.label, v.rules.name, exp.labels(), ended["session"],
                                 ended["hands"], ended["complete"], first,
                                 exp.seat_bots(first), ended["balance"], None)
     log = None
     if r.log is not None:
+        from .records import HandRecord
+
         lines = r.log.decode("utf-8").split("\n")
         out = []
-        for i, s, h in zip(keep.tolist(), sess.tolist(), hidx.tolist()):
-            line = lines[i].replace('"hand_index":-1,', f'"hand_index":{h},', 1)
-            out.append(line[:-1] + f',"session":{s}}}\n')
+        for j, i in enumerate(keep.tolist()):
+            d = json.loads(lines[i])
+            d.update(session=int(scan.session[j]), hand_index=int(scan.hand_index[j]),
+                     nominal_payouts=d["payouts"], payouts=scan.paid[j].tolist(),
+                     bankroll=scan.held[j].tolist())
+            out.append(HandRecord.from_dict(d).to_json() + "\n")
         log = "".join(out).encode("utf-8")
-    return R.parquet_bytes(df), R.parquet_bytes(sessions), log, len(df), carry
+    return R.parquet_bytes(df), R.parquet_bytes(sessions), log, len(df), scan.carry
 
 
 def _carry_from_files(out: Path, v: Variant, k: int) -> dict:
@@ -268,7 +275,7 @@ def _carry_from_files(out: Path, v: Variant, k: int) -> dict:
     last = None
     for j in range(k - 1, -1, -1):
         df = pl.read_parquet(R.hands_path(out, v.label, j),
-                             columns=["deal_id", "session"] + [f"payout_{i}" for i in range(4)])
+                             columns=["deal_id", "session"] + NOMINAL)
         if not len(df):
             continue
         if last is None:
@@ -281,10 +288,9 @@ def _carry_from_files(out: Path, v: Variant, k: int) -> dict:
         return dict(CARRY0)
     rows = pl.concat(parts).sort("deal_id")
     start = {**CARRY0, "next_session": int(last)}
-    pay = rows.select([f"payout_{i}" for i in range(4)]).to_numpy()
-    *_, carry = bankroll_scan(v.rules.session, start, rows["deal_id"].to_numpy(), pay,
-                              final=False)
-    return carry
+    pay = rows.select(NOMINAL).to_numpy()  # the walk prices hands as the run did: nominally
+    return bankroll_scan(v.rules.session, start, rows["deal_id"].to_numpy(), pay,
+                         final=False).carry
 
 
 # ---------------------------------------------------------------------------------- the run

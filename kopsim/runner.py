@@ -32,6 +32,10 @@ def deal_seeds(run_seed: int, deal_ids: np.ndarray) -> np.ndarray:
 class Chunk:
     result: BatchResult  # its hand_index is the index in the run, or in the session
     session: np.ndarray | None  # session of each hand (None: the ruleset has no sessions)
+    # bankroll sessions: result.payouts is what moved; these are the rules' price of each hand
+    # and the cards each seat held before it
+    nominal_payouts: np.ndarray | None = None
+    bankroll: np.ndarray | None = None
 
 
 def iter_run(cr: CompiledRules, run_seed: int, n_hands: int, chunk: int = 65536) -> Iterator[Chunk]:
@@ -67,11 +71,14 @@ def _bankroll_run(cr: CompiledRules, run_seed: int, n_hands: int, chunk: int) ->
         d = np.arange(cursor, cursor + chunk, dtype=np.int64)
         cursor += chunk
         res = play_batch(cr, deal_seeds(run_seed, d), d % 4, d)
-        keep, sess, hidx, _, carry = bankroll_scan(spec, carry, d, res.payouts, final=False)
-        keep = keep[: n_hands - produced]
-        if len(keep) == 0:
+        scan = bankroll_scan(spec, carry, d, res.payouts, final=False)
+        carry = scan.carry
+        n = min(len(scan.keep), n_hands - produced)
+        if n == 0:
             continue
-        part = take(res, keep)
-        part.hand_index = hidx[: len(keep)].astype(np.int64)
-        produced += len(part)
-        yield Chunk(part, sess[: len(keep)].astype(np.int64))
+        part = take(res, scan.keep[:n])
+        part.hand_index = scan.hand_index[:n].astype(np.int64)
+        part.payouts = scan.paid[:n]
+        produced += n
+        yield Chunk(part, scan.session[:n].astype(np.int64), res.payouts[scan.keep[:n]],
+                    scan.held[:n])

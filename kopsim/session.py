@@ -71,6 +71,12 @@ def bankroll_step(balance: list[float], payouts: list[float]) -> list[float]:
     return new
 
 
+def paid_amounts(balance: list[float], payouts: list[float]) -> list[float]:
+    """What each seat actually gains (negative: pays) on a hand priced at `payouts`, holding
+    `balance` before it: the nominal payouts, cut down where a loser cannot pay in full."""
+    return [after - before for after, before in zip(bankroll_step(balance, payouts), balance)]
+
+
 @dataclass
 class BankrollSession:
     """Victory cards: balances move hand by hand until a player reaches zero."""
@@ -85,11 +91,14 @@ class BankrollSession:
         assert spec.start is not None
         return cls(spec, [float(spec.start)] * players)
 
-    def play(self, payouts: list[float]) -> None:
+    def play(self, payouts: list[float]) -> list[float]:
+        """Play a hand priced at the nominal `payouts`; returns what actually moved."""
         assert not self.over
-        self.balance = bankroll_step(self.balance, payouts)
+        before = self.balance
+        self.balance = bankroll_step(before, payouts)
         self.hands += 1
         self.over = min(self.balance) <= 0
+        return [after - b for after, b in zip(self.balance, before)]
 
     def winners(self) -> list[int]:
         """Most cards wins; ties stand."""

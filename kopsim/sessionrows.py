@@ -7,6 +7,8 @@ operations in the same order. tests/test_experiment_sessions.py holds them to it
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -92,9 +94,11 @@ def _bankroll_step(bal, pay, new, left):
 
 
 @njit(cache=True)
-def _scan(deal_ids, pay, start, bal, st, keep, sess, hidx, e_sess, e_hands, e_bal, e_first):
+def _scan(deal_ids, pay, start, bal, st, keep, sess, hidx, held, paid, e_sess, e_hands, e_bal,
+          e_first):
     """Walk deals in order through bankroll sessions. st = [open, session, next session, hands,
-    first deal]; a session opens only on a deal id divisible by 4. Returns (kept, ended)."""
+    first deal]; a session opens only on a deal id divisible by 4. For each kept hand, `held` gets
+    the balances before it and `paid` what moved. Returns (kept, ended)."""
     new = np.zeros(4, np.float64)
     left = np.zeros(4, np.float64)
     nk = 0
@@ -113,6 +117,8 @@ def _scan(deal_ids, pay, start, bal, st, keep, sess, hidx, e_sess, e_hands, e_ba
             st[4] = d
         _bankroll_step(bal, pay[i], new, left)
         for s in range(4):
+            held[nk, s] = bal[s]
+            paid[nk, s] = new[s] - bal[s]
             bal[s] = new[s]
         keep[nk] = i
         sess[nk] = st[1]
@@ -134,14 +140,29 @@ def _scan(deal_ids, pay, start, bal, st, keep, sess, hidx, e_sess, e_hands, e_ba
     return nk, ne
 
 
+class BankrollScan(NamedTuple):
+    """The kept hands of a chunk (positions into it) with their session, hand index, the cards
+    each seat held before the hand and what each seat actually gained or paid on it (a loser who
+    cannot pay in full pays what he has); the sessions that ended in the chunk {session, hands,
+    balance [m, 4], complete, first_deal}; the carry at the chunk's end."""
+
+    keep: np.ndarray
+    session: np.ndarray
+    hand_index: np.ndarray
+    held: np.ndarray
+    paid: np.ndarray
+    ended: dict
+    carry: dict
+
+
 def bankroll_scan(spec: Session, carry: dict, deal_ids: np.ndarray, payouts: np.ndarray,
-                  final: bool):
-    """One chunk's deals, in order, through the victory-card sessions.
+                  final: bool) -> BankrollScan:
+    """One chunk's deals, in order, through the victory-card sessions, given each deal's nominal
+    payouts (what the rules price the hand at).
 
     carry: {"open", "session", "next_session", "hands", "balance", "first_deal"} at the chunk's
-    start (JSON-able: it is stored with the chunk). Returns (kept row positions, session and hand
-    index per kept row, ended sessions {session, hands, balance [m, 4], complete, first_deal},
-    carry at the chunk's end). With final=True a session still open is ended as incomplete."""
+    start (JSON-able: it is stored with the chunk). With final=True a session still open is ended
+    as incomplete."""
     n = len(deal_ids)
     st = np.array([1 if carry["open"] else 0, carry["session"], carry["next_session"],
                    carry["hands"], carry["first_deal"]], np.int64)
@@ -149,13 +170,15 @@ def bankroll_scan(spec: Session, carry: dict, deal_ids: np.ndarray, payouts: np.
     keep = np.empty(n, np.int64)
     sess = np.empty(n, np.int64)
     hidx = np.empty(n, np.int64)
+    held = np.empty((n, 4), np.float64)
+    paid = np.empty((n, 4), np.float64)
     e_sess = np.empty(n + 1, np.int64)
     e_hands = np.empty(n + 1, np.int64)
     e_first = np.empty(n + 1, np.int64)
     e_bal = np.empty((n + 1, 4), np.float64)
     nk, ne = _scan(np.ascontiguousarray(deal_ids, np.int64),
                    np.ascontiguousarray(payouts, np.float64), float(spec.start), bal, st,
-                   keep, sess, hidx, e_sess, e_hands, e_bal, e_first)
+                   keep, sess, hidx, held, paid, e_sess, e_hands, e_bal, e_first)
     complete = np.ones(ne, bool)
     if final and st[0] == 1:
         e_sess[ne], e_hands[ne], e_first[ne] = st[1], st[3], st[4]
@@ -167,4 +190,4 @@ def bankroll_scan(spec: Session, carry: dict, deal_ids: np.ndarray, payouts: np.
     out = {"open": bool(st[0]), "session": int(st[1]), "next_session": int(st[2]),
            "hands": int(st[3]), "balance": [float(x) for x in bal] if st[0] else None,
            "first_deal": int(st[4])}
-    return keep[:nk], sess[:nk], hidx[:nk], ended, out
+    return BankrollScan(keep[:nk], sess[:nk], hidx[:nk], held[:nk], paid[:nk], ended, out)

@@ -102,11 +102,14 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
                     cur_totals += res.payouts[i]
                     cur_len += 1
                     if bank is not None:
-                        bank.play([float(x) for x in res.payouts[i]])
+                        bank.play([float(x) for x in ch.nominal_payouts[i]])
             if log is not None:
                 for i in range(len(res)):
                     rec: HandRecord = res.record(i, None if ch.session is None
                                                  else int(ch.session[i]))
+                    if ch.bankroll is not None:
+                        rec.nominal_payouts = [float(x) for x in ch.nominal_payouts[i]]
+                        rec.bankroll = [float(x) for x in ch.bankroll[i]]
                     log.write(rec.to_json())
                     log.write("\n")
         close_session(ch_done_session(spec, cur_len, bank))

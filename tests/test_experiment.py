@@ -186,9 +186,11 @@ def test_bankroll_sessions(base_run):
         assert ids[0] == row["first_deal"] and part["hand_index"].to_list() == list(range(len(ids)))
         prev_end = ids[-1]
         bank = BankrollSession.start(spec)
-        for pay in part.select([f"payout_{i}" for i in range(4)]).iter_rows():
+        paid = part.select([f"payout_{i}" for i in range(4)]).rows()
+        for pay, nominal in zip(paid, part.select([f"nominal_payout_{i}" for i in range(4)])
+                                .iter_rows()):
             assert not bank.over
-            bank.play(list(pay))
+            assert bank.play(list(nominal)) == list(pay)  # payout_*: what moved
         assert row["hands"] == len(ids) and row["complete"] == bank.over
         assert [row[f"total_{i}"] for i in range(4)] == bank.balance
         assert [row[f"won_{i}"] for i in range(4)] == [i in bank.winners() for i in range(4)]

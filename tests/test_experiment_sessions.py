@@ -56,16 +56,18 @@ def test_bankroll_scan_matches_bankroll_sessions_across_chunk_splits():
     def whole(splits):
         carry, rows, ends = dict(CARRY0), [], []
         for lo, hi in zip(splits[:-1], splits[1:]):
-            keep, sess, hidx, ended, carry = bankroll_scan(BANK, carry, deals[lo:hi],
-                                                           pay[lo:hi], final=hi == 5000)
-            rows += list(zip((keep + lo).tolist(), sess.tolist(), hidx.tolist()))
+            scan = bankroll_scan(BANK, carry, deals[lo:hi], pay[lo:hi], final=hi == 5000)
+            carry, ended = scan.carry, scan.ended
+            rows += list(zip((scan.keep + lo).tolist(), scan.session.tolist(),
+                             scan.hand_index.tolist(), scan.held.tolist(), scan.paid.tolist()))
             ends += list(zip(ended["session"].tolist(), ended["hands"].tolist(),
                              ended["balance"].tolist(), ended["complete"].tolist()))
         return rows, ends
 
     rows, ends = whole([0, 5000])
     assert (rows, ends) == whole([0, 7, 8, 1000, 1001, 2500, 4999, 5000])
-    # the same sessions, played hand by hand with BankrollSession
+    # the same sessions, played hand by hand with BankrollSession: the same cards held before
+    # each hand, the same amounts paid
     i, s = 0, 0
     expected_rows, expected_ends = [], []
     while i < 5000:
@@ -74,8 +76,8 @@ def test_bankroll_scan_matches_bankroll_sessions_across_chunk_splits():
             continue
         bank = BankrollSession.start(BANK)
         while i < 5000 and not bank.over:
-            expected_rows.append((i, s, bank.hands))
-            bank.play(pay[i].tolist())
+            row = (i, s, bank.hands, list(bank.balance))
+            expected_rows.append(row + (bank.play(pay[i].tolist()),))
             i += 1
         expected_ends.append((s, bank.hands, bank.balance, bank.over))
         s += 1

@@ -32,7 +32,8 @@ def _kinds(schema: dict, extra: tuple[str, ...] = ()) -> dict[str, str]:
     return {c: kind(t) for c, t in schema.items() if c not in extra}
 
 
-HAND_COLUMNS: dict[str, str] = _kinds(hand_schema())
+HAND_COLUMNS: dict[str, str] = _kinds(hand_schema(),  # nominal_payout_*: added later, optional
+                                      extra=tuple(f"nominal_payout_{s}" for s in SEATS))
 SESSION_COLUMNS: dict[str, str] = _kinds(session_schema(), extra=("first_deal",))
 # the columns the report reads, with the types it reads them as
 HAND_READ = {"variant": pl.String, "deal_id": pl.Int64, "dealer": pl.Int8,
