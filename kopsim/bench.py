@@ -131,9 +131,11 @@ def run_jobs_bench(ruleset: str, lineups: list[str], jobs: list[int], deals: int
 
 
 def cmd_bench(args) -> int:
-    from .ruleset import bundled_names
+    from .ruleset import bundled_names, load_ruleset
 
     names = args.rulesets or bundled_names()
+    for name in names:  # a misspelt name is a located error here, not a failed subprocess
+        load_ruleset(name)
     results = run_bench(names, args.hands, args.reference_hands, args.heuristic_hands)
     bots = bots_bench(names[0] if args.rulesets else "kop") if args.bots else []
     runs = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import cliargs
 from .errors import InputError
 
 
@@ -49,8 +50,6 @@ def _cmd_simulate(args) -> int:
     from .ruleset import load_ruleset
     from .simulate import simulate
 
-    if args.hands < 1:
-        raise InputError([_arg_problem("--hands", "expected a positive number of hands")])
     rules = load_ruleset(args.ruleset)
     summary = simulate(rules, args.hands, args.seed, args.log)
     print(summary.text())
@@ -84,15 +83,19 @@ def _lazy(module: str, name: str):
     return run
 
 
-def _arg_problem(opt: str, msg: str):
-    from .errors import Problem
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
 
-    return Problem("command line", opt, msg)
+    try:
+        return version("kopsim")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="kopsim", description="Rule-configured simulation of Kop, "
                                 "Baśka and other Schafkopf-family card games.")
+    p.add_argument("--version", action="version", version=f"kopsim {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     rules = sub.add_parser("rules", help="list, show and validate rulesets")
@@ -107,32 +110,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="play random hands and summarise them")
     sim.add_argument("ruleset")
-    sim.add_argument("--hands", type=int, default=10000)
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--log", metavar="FILE.jsonl", help="write every hand record (JSON Lines)")
+    sim.add_argument("--hands", type=cliargs.count(), default=10000)
+    sim.add_argument("--seed", type=cliargs.seed, default=0)
+    sim.add_argument("--log", metavar="FILE.jsonl", type=cliargs.output_file,
+                     help="write every hand record (JSON Lines)")
     sim.set_defaults(func=_cmd_simulate)
 
     rp = sub.add_parser("replay", help="re-derive every hand of a log from its ruleset")
     rp.add_argument("log", metavar="FILE.jsonl")
     rp.add_argument("--rules", help="the ruleset to replay under (default: each record's name)")
-    rp.add_argument("--max-report", type=int, default=20)
-    rp.add_argument("--jobs", type=int, default=1, help="processes checking blocks of hands")
+    rp.add_argument("--max-report", type=cliargs.count(0), default=20,
+                    help="discrepancies printed (default 20; 0: only the count)")
+    rp.add_argument("--jobs", type=cliargs.jobs, default=1,
+                    help="processes checking blocks of hands")
     rp.set_defaults(func=_cmd_replay)
 
     b = sub.add_parser("bench", help="hands/s and peak memory per ruleset and engine")
     b.add_argument("rulesets", nargs="*", help="default: every bundled ruleset")
-    b.add_argument("--hands", type=int, default=2_000_000, help="hands for the batch kernel")
-    b.add_argument("--reference-hands", type=int, default=5_000)
-    b.add_argument("--heuristic-hands", type=int, default=None,
+    b.add_argument("--hands", type=cliargs.count(), default=2_000_000,
+                   help="hands for the batch kernel")
+    b.add_argument("--reference-hands", type=cliargs.count(), default=5_000)
+    b.add_argument("--heuristic-hands", type=cliargs.count(), default=None,
                    help="hands for four heuristic bots in the batch kernel (default: hands / 4)")
     b.add_argument("--bots", action="store_true",
                    help="also the solver's and pimc's decision times (medians)")
-    from .runcli import _jobs_list, _positive
-
-    b.add_argument("--jobs", type=_jobs_list, default=None, metavar="N,N",
+    b.add_argument("--jobs", type=cliargs.jobs_list, default=None, metavar="N,N",
                    help="also time `kopsim run` (Parquet written) at these job counts, "
                         "e.g. --jobs 1,2, with the speed-up over the first")
-    b.add_argument("--run-deals", type=_positive("--run-deals"), default=2_000_000,
+    b.add_argument("--run-deals", type=cliargs.count(), default=2_000_000,
                    help="deals per `kopsim run` timing (default 2,000,000)")
     b.add_argument("--lineups", default="random,heuristic",
                    help="line-ups timed with --jobs (default random,heuristic)")
@@ -150,19 +155,20 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--hands", required=True,
                     help='four hands, seat 0 first, separated by "|": "AH 10H QC QS | ..."')
     sv.add_argument("--contract", required=True)
-    sv.add_argument("--declarer", type=int, help="the declarer's seat (alone/called contracts)")
-    sv.add_argument("--dealer", type=int, default=0)
-    sv.add_argument("--leader", type=int, help="default: the dealer's left (forehand)")
+    sv.add_argument("--declarer", type=cliargs.seat,
+                    help="the declarer's seat (alone/called contracts)")
+    sv.add_argument("--dealer", type=cliargs.seat, default=0)
+    sv.add_argument("--leader", type=cliargs.seat, help="default: the dealer's left (forehand)")
     sv.set_defaults(func=_cmd_solve)
     # --- bot commands (issue 3): kopsim duel
-    d = sub.add_parser("duel", help="duplicate match of two bots: A − B per hand with a 95% CI")
+    d = sub.add_parser("duel", help="duplicate match of two bots: A − B per hand with a 95%% CI")
     d.add_argument("ruleset")
     d.add_argument("--a", required=True, help='a bot: "heuristic", "pimc:samples=16" or '
                    "\"{name='heuristic', solo=2.5}\"")
     d.add_argument("--b", required=True)
-    d.add_argument("--deals", type=int, default=2000)
-    d.add_argument("--seed", type=int, default=0)
-    d.add_argument("--jobs", type=int, default=1, help="processes for plain-Python bots")
+    d.add_argument("--deals", type=cliargs.count(2), default=2000)
+    d.add_argument("--seed", type=cliargs.seed, default=0)
+    d.add_argument("--jobs", type=cliargs.jobs, default=1, help="processes for plain-Python bots")
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=_lazy("kopsim.duel", "cmd_duel"))
     # --- experiment commands (issue 4): kopsim run

@@ -131,8 +131,6 @@ def cmd_duel(args) -> int:
 
     from .ruleset import load_ruleset
 
-    if args.deals < 2:
-        raise InputError([Problem("command line", "--deals", "expected at least 2 deals")])
     rules = load_ruleset(args.ruleset)
     a = parse_bot(args.a, "--a")
     b = parse_bot(args.b, "--b")
