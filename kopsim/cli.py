@@ -7,6 +7,7 @@ import sys
 
 from . import cliargs
 from .errors import InputError
+from .terminal import clean
 
 
 def _cmd_rules_list(args) -> int:
@@ -48,29 +49,30 @@ def _cmd_rules_validate(args) -> int:
 
 def _cmd_simulate(args) -> int:
     from .ruleset import load_ruleset
-    from .simulate import simulate
+    from .simulate import simulate, user_ruleset_file
 
     rules = load_ruleset(args.ruleset)
-    summary = simulate(rules, args.hands, args.seed, args.log)
+    summary = simulate(rules, args.hands, args.seed, args.log,
+                       ruleset_file=user_ruleset_file(args.ruleset))
     print(summary.text())
     if args.log:
-        print(f"\nhand records written to {args.log}")
+        print(f"\nhand records written to {clean(args.log)}")
     return 0
 
 
 def _cmd_replay(args) -> int:
     from .replay import replay
 
-    n, found = replay(args.log, args.rules, args.jobs)
+    n, found = replay(args.log, args.rules, args.jobs, args.rules_from_log)
     for d in found[: args.max_report]:
         print(d)
     if len(found) > args.max_report:
         print(f"... and {len(found) - args.max_report} more")
     if found:
-        print(f"{args.log}: {n:,} hands, {len(found):,} with a discrepancy")
+        print(f"{clean(args.log)}: {n:,} hands, {len(found):,} with a discrepancy")
         return 1
-    print(f"{args.log}: {n:,} hands replayed, every call, card, trick, score and payout agrees "
-          "with the rules")
+    print(f"{clean(args.log)}: {n:,} hands replayed, every call, card, trick, score and payout "
+          "agrees with the rules")
     return 0
 
 
@@ -118,7 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("replay", help="re-derive every hand of a log from its ruleset")
     rp.add_argument("log", metavar="FILE.jsonl")
-    rp.add_argument("--rules", help="the ruleset to replay under (default: each record's name)")
+    rp.add_argument("--rules", metavar="FILE",
+                    help="the ruleset to replay under (default: the bundled ruleset each record "
+                         "names, checked against its ruleset_sha256)")
+    rp.add_argument("--rules-from-log", action="store_true",
+                    help="also read the ruleset file a record names (ruleset_file, written by "
+                         "simulate for a ruleset file of yours); off by default, as a log may "
+                         "name any path")
     rp.add_argument("--max-report", type=cliargs.count(0), default=20,
                     help="discrepancies printed (default 20; 0: only the count)")
     rp.add_argument("--jobs", type=cliargs.jobs, default=1,

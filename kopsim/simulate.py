@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .compiled import compile_rules
+from .errors import InputError, Problem
 from .records import HandRecord
-from .ruleset import Ruleset
+from .ruleset import BUNDLED_DIR, Ruleset, resolve_path
 from .runner import iter_run
 from .session import BankrollSession, series_points
 
@@ -59,11 +60,25 @@ class Summary:
         return "\n".join(lines)
 
 
+def user_ruleset_file(name_or_path: str) -> str | None:
+    """The absolute path of a ruleset file of the user's, None for a bundled ruleset: what the
+    records of a log hold so that `kopsim replay` can name the file to pass."""
+    path = resolve_path(name_or_path).resolve()
+    return None if path.parent == BUNDLED_DIR.resolve() else str(path)
+
+
+def _open_log(log_path: str):
+    try:
+        return open(log_path, "w", encoding="utf-8")
+    except OSError as e:
+        raise InputError([Problem(log_path, "", f"cannot write the log: {e.strerror or e}")])
+
+
 def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
-             chunk: int = 65536) -> Summary:
+             chunk: int = 65536, ruleset_file: str | None = None) -> Summary:
     cr = compile_rules(rules)
     out = Summary(rules)
-    log = open(log_path, "w", encoding="utf-8") if log_path else None
+    log = _open_log(log_path) if log_path else None
     spec = rules.session
     cur_session, cur_totals, cur_len = -1, np.zeros(4), 0
     bank: BankrollSession | None = None
@@ -107,6 +122,7 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
                 for i in range(len(res)):
                     rec: HandRecord = res.record(i, None if ch.session is None
                                                  else int(ch.session[i]))
+                    rec.ruleset_file = ruleset_file
                     log.write(rec.to_json())
                     log.write("\n")
         close_session(ch_done_session(spec, cur_len, bank))
