@@ -19,7 +19,7 @@ def _cmd_rules_list(args) -> int:
         rows.append([name, r.description, r.source.split(";")[0]])
     from .show import table
 
-    print(table(["name", "description", "source"], rows))
+    print(clean(table(["name", "description", "source"], rows)))
     print(f"\n(bundled rulesets live in {BUNDLED_DIR}; any TOML file path works too)")
     return 0
 
@@ -28,7 +28,7 @@ def _cmd_rules_show(args) -> int:
     from .ruleset import load_ruleset
     from .show import show
 
-    print(show(load_ruleset(args.ruleset)))
+    print(clean(show(load_ruleset(args.ruleset))))
     return 0
 
 
@@ -39,7 +39,7 @@ def _cmd_rules_validate(args) -> int:
     for path in args.paths:
         try:
             r = load_ruleset(path)
-            print(f"{path}: ok ({r.name}, sha256 {r.sha256()[:12]})")
+            print(clean(f"{path}: ok ({r.name}, sha256 {r.sha256()[:12]})"))
         except InputError as e:
             problems += e.problems
     if problems:
@@ -54,7 +54,7 @@ def _cmd_simulate(args) -> int:
     rules = load_ruleset(args.ruleset)
     summary = simulate(rules, args.hands, args.seed, args.log,
                        ruleset_file=user_ruleset_file(args.ruleset))
-    print(summary.text())
+    print(clean(summary.text()))
     if args.log:
         print(f"\nhand records written to {clean(args.log)}")
     return 0
@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except InputError as e:
         for problem in e.problems:
-            print(f"error: {problem}", file=sys.stderr)
+            print(f"error: {clean(problem)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

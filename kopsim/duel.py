@@ -19,6 +19,7 @@ from .bots import BotSpec, bot_spec
 from .errors import InputError, Problem
 from .ruleset import Ruleset, tomllib
 from .runner import hand_seeds
+from .terminal import clean
 
 SEATS_A = (0, 2)
 
@@ -136,5 +137,5 @@ def cmd_duel(args) -> int:
     b = parse_bot(args.b, "--b")
     res = duel(rules, a, b, args.deals, args.seed, args.jobs, progress=not args.json
                and sys.stderr.isatty())
-    print(json.dumps(res.to_json()) if args.json else res.text())
+    print(json.dumps(res.to_json()) if args.json else clean(res.text()))
     return 0

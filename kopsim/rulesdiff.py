@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .ruleset import Contract, Order, Price, Ruleset
 from .show import SUIT_SYMBOLS, _num, describe, pretty_card
+from .terminal import clean
 
 SECTIONS = ("deck", "card order", "play", "contracts", "auction", "doubling", "scoring", "session")
 
@@ -493,5 +494,5 @@ def cmd_rules_diff(args) -> int:
     if problems:
         raise InputError(problems)
     a, b = rules
-    print(format_diff(a, b, diff_rules(a, b)))
+    print(clean(format_diff(a, b, diff_rules(a, b))))
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 from . import cliargs
+from .terminal import clean
 
 
 def add_commands(sub) -> None:
@@ -50,12 +51,12 @@ def cmd_run(args) -> int:
     exp = load_experiment(args.experiment, deals=args.deals, seed=args.seed, chunk=args.chunk)
     out = default_out(exp) if args.out is None else __import__("pathlib").Path(args.out)
     if args.check:
-        print(plan_text(exp, out, args.log))
+        print(clean(plan_text(exp, out, args.log)))
         return 0
     from .parallel import default_jobs
 
     jobs = args.jobs or (None if backend == "dask" else default_jobs())
-    print(plan_text(exp, out, args.log), file=sys.stderr)
+    print(clean(plan_text(exp, out, args.log)), file=sys.stderr)
     try:
         s = run_experiment(exp, out, jobs=jobs, backend=backend, scheduler=args.scheduler,
                            log=args.log, progress=False if args.no_progress else None)
@@ -70,7 +71,7 @@ def cmd_run(args) -> int:
         print(f"resumed: {s.chunks_before} of {s.chunks_total} chunks were already finished")
     where = f"{backend}" + (f" at {args.scheduler}" if args.scheduler else "")
     nv, nj = len(exp.variants), s.jobs or s.workers
-    print(f"{exp.name}: {s.deals_played:,} deals played ({nv} variant{'s' * (nv != 1)}) in "
+    print(f"{clean(exp.name)}: {s.deals_played:,} deals played ({nv} variant{'s' * (nv != 1)}) in "
           f"{s.seconds:.1f} s, {s.hands_per_s:,.0f} hands/s, {nj} job{'s' * (nj != 1)} "
           f"({where})")
     print(f"results: {out} ({s.hands_written:,} hand rows written by this run; "

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .compiled import CompiledRules, compile_rules
 from .errors import InputError, Problem
 from .solver import _tables, solve
+from .terminal import clean
 
 
 
@@ -110,7 +111,7 @@ def cmd_solve(args) -> int:
     res = solve(cr, k, old_mask, masks, leader)
     pc = lambda c: pretty_card(names[c])  # noqa: E731
     young = [s for s in range(4) if s not in old_side]
-    print(f"{rules.name}: contract {args.contract}"
+    print(clean(f"{rules.name}: contract {args.contract}")
           + (f", declarer seat {declarer}" if declarer is not None else "")
           + f", dealer seat {dealer}, seat {leader} leads")
     print(f"old side: seats {', '.join(map(str, old_side))}; "
