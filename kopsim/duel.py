@@ -81,10 +81,12 @@ def _payout_diffs(pay_ab: np.ndarray, pay_ba: np.ndarray) -> np.ndarray:
 
 
 def _kernel_payouts(rules: Ruleset, a: BotSpec, b: BotSpec, seeds, dealers, chunk=65536):
-    from .batch import play_batch
+    from .batch import _play_batch, play_batch
     from .compiled import compile_rules
+    from .terminal import compile_notice
 
     cr = compile_rules(rules)
+    compile_notice(_play_batch)
     n = len(seeds)
     out_ab = np.empty((n, 4))
     out_ba = np.empty((n, 4))

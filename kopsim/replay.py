@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import os
 import shlex
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from .errors import InputError, Problem
 from .game import Deal, IllegalAction, State
 from .records import parse_records, read_lines, record_problem
 from .ruleset import Ruleset, bundled_names, load_ruleset
-from .terminal import clean
+from .terminal import clean, progress_bar
 
 
 @dataclass
@@ -201,27 +200,12 @@ def _blocks(path, size: int, counter: list[int], bar):
     for lineno, line in read_lines(path):
         counter[0] += 1
         block.append((lineno, line))
-        if bar is not None:
-            bar.update(len(line))
+        bar.update(len(line))
         if len(block) == size:
             yield block
             block = []
     if block:
         yield block
-
-
-def _progress_bar(path, progress: bool | None):
-    """Bytes of the log read (tqdm: rate and ETA), on stderr, only when it is a terminal."""
-    if progress is False or not (progress or sys.stderr.isatty()):
-        return None
-    from tqdm import tqdm
-
-    try:
-        size = os.path.getsize(path)
-    except OSError:
-        size = None
-    return tqdm(total=size, unit="B", unit_scale=True, desc="replay", file=sys.stderr,
-                leave=False)
 
 
 def replay(path: str | Path, rules_override: str | None = None, jobs: int = 1,
@@ -235,7 +219,11 @@ def replay(path: str | Path, rules_override: str | None = None, jobs: int = 1,
     if rules_override is not None:
         _load(rules_override)  # a bad --rules file is reported once, before any work
     counter = [0]
-    bar = _progress_bar(path, progress)
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        size = None  # read_lines says why, with the path
+    bar = progress_bar(size, "replay", unit="B", force=progress)
     blocks = _blocks(path, 2000, counter, bar)
     if jobs == 1:
         parts = (_check_block(str(path), b, source) for b in blocks)
@@ -251,6 +239,5 @@ def replay(path: str | Path, rules_override: str | None = None, jobs: int = 1,
                 raise InputError(problems)
             found += part
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     return counter[0], found

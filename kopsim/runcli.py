@@ -55,8 +55,12 @@ def cmd_run(args) -> int:
         return 0
     from .parallel import default_jobs
 
+    from .batch import _play_batch
+    from .terminal import compile_notice
+
     jobs = args.jobs or (None if backend == "dask" else default_jobs())
     print(clean(plan_text(exp, out, args.log)), file=sys.stderr)
+    compile_notice(_play_batch)
     try:
         s = run_experiment(exp, out, jobs=jobs, backend=backend, scheduler=args.scheduler,
                            log=args.log, progress=False if args.no_progress else None)

@@ -14,6 +14,7 @@ from .records import HandRecord
 from .ruleset import BUNDLED_DIR, Ruleset, resolve_path
 from .runner import iter_run
 from .session import BankrollSession, series_points
+from .terminal import compile_notice, progress_bar
 
 
 @dataclass
@@ -75,10 +76,16 @@ def _open_log(log_path: str):
 
 
 def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
-             chunk: int = 65536, ruleset_file: str | None = None) -> Summary:
+             chunk: int = 65536, ruleset_file: str | None = None,
+             progress: bool | None = None) -> Summary:
+    """Play and summarise `hands` hands; progress on stderr when it is a terminal (or forced)."""
+    from .batch import _play_batch
+
     cr = compile_rules(rules)
     out = Summary(rules)
     log = _open_log(log_path) if log_path else None
+    compile_notice(_play_batch, force=progress)
+    bar = progress_bar(hands, rules.name, force=progress)
     spec = rules.session
     cur_session, cur_totals, cur_len = -1, np.zeros(4), 0
     bank: BankrollSession | None = None
@@ -99,6 +106,7 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
         for ch in iter_run(cr, seed, hands, chunk):
             res = ch.result
             out.hands += len(res)
+            bar.update(len(res))
             names = cr.contract_names
             counts = np.bincount(res.contract, minlength=len(names))
             wins = np.bincount(res.contract[res.winner == 0], minlength=len(names))
@@ -127,6 +135,7 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
                     log.write("\n")
         close_session(ch_done_session(spec, cur_len, bank))
     finally:
+        bar.close()
         if log is not None:
             log.close()
     out.seconds = time.perf_counter() - t0

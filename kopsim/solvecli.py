@@ -69,8 +69,12 @@ def cmd_solve(args) -> int:
     from .ruleset import load_ruleset
     from .show import pretty_card
 
+    from .solver import _search, _solve_all
+    from .terminal import compile_notice
+
     rules = load_ruleset(args.ruleset)
     cr = compile_rules(rules)
+    compile_notice(_search, _solve_all)
     problems: list[Problem] = []
     if args.contract not in cr.contract_names:
         problems.append(Problem("command line", "--contract",
