@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from . import cliargs
-from .errors import InputError
+from .errors import InputError, Problem
 from .terminal import clean
 
 
@@ -94,8 +94,16 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+class _Parser(argparse.ArgumentParser):
+    """A mistake on the command line is bad input like any other: `error: command line: ...`
+    and exit code 2 from main(), the same lines as a bad file (subcommands inherit this)."""
+
+    def error(self, message: str):
+        raise InputError([Problem("command line", "", f"{message} (see {self.prog} --help)")])
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="kopsim", description="Rule-configured simulation of Kop, "
+    p = _Parser(prog="kopsim", description="Rule-configured simulation of Kop, "
                                 "Baśka and other Schafkopf-family card games.")
     p.add_argument("--version", action="version", version=f"kopsim {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
@@ -209,8 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         return args.func(args)
     except InputError as e:
         for problem in e.problems:
