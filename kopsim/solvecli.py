@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-
 from .compiled import CompiledRules, compile_rules
 from .errors import InputError, Problem
 from .solver import _tables, solve
 from .terminal import clean
-
-
-
-def _parse_seat(value, opt: str, problems: list) -> int | None:
-    if value is None:
-        return None
-    if not 0 <= value < 4:
-        problems.append(Problem("command line", opt, f"{value} is not a seat (0-3)"))
-        return None
-    return value
-
 
 SYMBOL_SUITS = {"♣": "C", "♠": "S", "♥": "H", "♦": "D"}
 
@@ -80,9 +68,7 @@ def cmd_solve(args) -> int:
         problems.append(Problem("command line", "--contract",
                                 f"{args.contract!r} is not a contract of {rules.name} "
                                 f"({', '.join(cr.contract_names)})"))
-    dealer = _parse_seat(args.dealer, "--dealer", problems)
-    declarer = _parse_seat(args.declarer, "--declarer", problems)
-    leader = _parse_seat(args.leader, "--leader", problems)
+    dealer, declarer, leader = args.dealer, args.declarer, args.leader  # seats: cliargs.seat
     try:
         hands = parse_hands(cr, args.hands)
     except InputError as e:
