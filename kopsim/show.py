@@ -162,7 +162,8 @@ def show(r: Ruleset) -> str:
     who_pays = ("each loser pays it, each winner receives it" if s.style == "zero_sum"
                 else "each winner receives it, losers pay nothing")
     out.append(f"Payouts: the value of a hand, {who_pays} (a lone player: from or to each of "
-               "the three); multipliers below are applied")
+               "the three)" + ("; the multipliers listed below are included"
+                               if s.multipliers else ""))
     levels = ["-"] + dbl.names
     rows = []
     for name, c in r.contracts.items():
