@@ -69,3 +69,10 @@ def output_file(text: str) -> str:
     if not folder.is_dir():
         raise argparse.ArgumentTypeError(f"folder {folder} does not exist")
     return text
+
+
+def output_folder(text: str) -> str:
+    """A folder to write into (made if missing): the path must not be a file."""
+    if Path(text).exists() and not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file; expected a folder")
+    return text

@@ -27,7 +27,8 @@ def add_commands(sub) -> None:
     r.add_argument("--scheduler", metavar="ADDRESS",
                    help="a dask scheduler, e.g. tcp://host:8786 (implies --backend dask); "
                         "without it --backend dask starts a local cluster")
-    r.add_argument("--out", metavar="DIR", help="results folder (default: results/NAME)")
+    r.add_argument("--out", metavar="DIR", type=cliargs.output_folder,
+                   help="results folder (default: results/NAME)")
     r.add_argument("--deals", type=cliargs.count(), help="override the file's deals")
     r.add_argument("--seed", type=cliargs.seed, help="override the file's seed")
     r.add_argument("--chunk", type=cliargs.count(), help="deals per chunk (override)")

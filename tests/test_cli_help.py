@@ -71,6 +71,7 @@ BAD = [
     (["run", "x.toml", "--jobs", "0"], "--jobs"),
     (["run", "x.toml", "--seed", str(2**63)], "--seed"),
     (["run", "x.toml", "--chunk", "0"], "--chunk"),
+    (["run", "x.toml", "--out", __file__], "--out"),
 ]
 
 
