@@ -153,16 +153,10 @@ def test_a_broken_record_is_a_located_discrepancy(kop_lines, tmp_path, capsys, n
         assert "1 with a discrepancy" in out
 
 
-def test_session_is_recorded_exactly_when_the_rules_score_sessions(kop_lines, tmp_path, capsys):
+def test_a_session_under_rules_without_sessions_is_a_discrepancy(kop_lines, tmp_path, capsys):
     log = write_log(tmp_path / "x.jsonl", with_record(kop_lines, 1, lambda d: d.update(session=0)))
     code, out, _ = replay_exit([log], capsys)
     assert code == 1 and "line 2 " in out and "session: the rules score no sessions" in out
-    series = tmp_path / "series.jsonl"
-    assert main(["simulate", "kop-sportowy", "--hands", "5", "--log", str(series)]) == 0
-    lines = series.read_text(encoding="utf-8").splitlines()
-    log = write_log(tmp_path / "y.jsonl", with_record(lines, 4, lambda d: d.pop("session")))
-    code, out, _ = replay_exit([log], capsys)
-    assert code == 1 and "line 5 " in out and "session: expected" in out
 
 
 @pytest.mark.parametrize("field", sorted(FIELD_TYPES))
