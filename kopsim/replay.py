@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import shlex
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -242,4 +243,7 @@ def replay(path: str | Path, rules_override: str | None = None, jobs: int = 1,
             found += part
     finally:
         bar.close()
+        with warnings.catch_warnings():  # stopping at a bad line cancels blocks on purpose
+            warnings.filterwarnings("ignore", "(?s).*tasks which were still being processed")
+            parts.close()
     return counter[0], found

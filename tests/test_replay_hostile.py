@@ -3,7 +3,7 @@ error (exit 2), never a traceback; and a log never makes replay read a file the 
 
 import json
 import os
-import random
+import warnings
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -183,6 +183,15 @@ def test_a_hostile_file_is_a_located_error(kop_lines, tmp_path, capsys, name):
     (tmp_path / "x.jsonl").write_bytes(data + b"\n")
     code, _, err = replay_exit([str(tmp_path / "x.jsonl")], capsys)
     assert code == 2 and "line 2" in err and err.startswith("error: ")
+
+
+def test_parallel_replay_stops_at_a_bad_line_quietly(kop_lines, tmp_path, capsys):
+    log = write_log(tmp_path / "x.jsonl", ["\x00"] + kop_lines * 200)
+    with warnings.catch_warnings(record=True) as caught:  # what a terminal would show
+        warnings.simplefilter("always")
+        code, _, err = replay_exit([log, "--jobs", "2"], capsys)
+    assert code == 2 and err.startswith("error: ") and len(err.splitlines()) == 1
+    assert [str(w.message) for w in caught] == []
 
 
 # ------------------------------------------------------------------------------------ fuzzing
