@@ -68,12 +68,19 @@ def _fresh(*argv: str) -> dict:
 def run_bench(rulesets: list[str], batch_hands: int, reference_hands: int,
               heuristic_hands: int | None = None) -> list[dict]:
     """Batch kernel (random, then four heuristic bots) and reference engine, per ruleset."""
+    from .batch import _play_batch
+    from .terminal import compile_notice, progress_bar
+
     heuristic_hands = heuristic_hands or max(batch_hands // 4, 1)
+    compile_notice(_play_batch)  # the first measurement's process compiles, in silence
+    kinds = (("batch", batch_hands, "random"), ("batch", heuristic_hands, "heuristic"),
+             ("reference", reference_hands, "random"))
+    runs = [(r, engine, str(hands), lineup) for r in rulesets for engine, hands, lineup in kinds]
     out = []
-    for r in rulesets:
-        out.append(_fresh(r, "batch", str(batch_hands), "random"))
-        out.append(_fresh(r, "batch", str(heuristic_hands), "heuristic"))
-        out.append(_fresh(r, "reference", str(reference_hands), "random"))
+    with progress_bar(len(runs), "bench", unit=" measurements") as bar:
+        for run in runs:
+            out.append(_fresh(*run))
+            bar.update(1)
     return out
 
 
@@ -131,9 +138,11 @@ def run_jobs_bench(ruleset: str, lineups: list[str], jobs: list[int], deals: int
 
 
 def cmd_bench(args) -> int:
-    from .ruleset import bundled_names
+    from .ruleset import bundled_names, load_ruleset
 
     names = args.rulesets or bundled_names()
+    for name in names:  # a misspelt name is a located error here, not a failed subprocess
+        load_ruleset(name)
     results = run_bench(names, args.hands, args.reference_hands, args.heuristic_hands)
     bots = bots_bench(names[0] if args.rulesets else "kop") if args.bots else []
     runs = []

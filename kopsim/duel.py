@@ -19,6 +19,7 @@ from .bots import BotSpec, bot_spec
 from .errors import InputError, Problem
 from .ruleset import Ruleset, tomllib
 from .runner import hand_seeds
+from .terminal import clean
 
 SEATS_A = (0, 2)
 
@@ -80,10 +81,12 @@ def _payout_diffs(pay_ab: np.ndarray, pay_ba: np.ndarray) -> np.ndarray:
 
 
 def _kernel_payouts(rules: Ruleset, a: BotSpec, b: BotSpec, seeds, dealers, chunk=65536):
-    from .batch import play_batch
+    from .batch import _play_batch, play_batch
     from .compiled import compile_rules
+    from .terminal import compile_notice
 
     cr = compile_rules(rules)
+    compile_notice(_play_batch)
     n = len(seeds)
     out_ab = np.empty((n, 4))
     out_ba = np.empty((n, 4))
@@ -131,12 +134,10 @@ def cmd_duel(args) -> int:
 
     from .ruleset import load_ruleset
 
-    if args.deals < 2:
-        raise InputError([Problem("command line", "--deals", "expected at least 2 deals")])
     rules = load_ruleset(args.ruleset)
     a = parse_bot(args.a, "--a")
     b = parse_bot(args.b, "--b")
     res = duel(rules, a, b, args.deals, args.seed, args.jobs, progress=not args.json
                and sys.stderr.isatty())
-    print(json.dumps(res.to_json()) if args.json else res.text())
+    print(json.dumps(res.to_json()) if args.json else clean(res.text()))
     return 0

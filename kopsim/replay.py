@@ -7,15 +7,20 @@ reported (later ones usually follow from it).
 
 from __future__ import annotations
 
+import functools
 import math
+import os
+import shlex
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError, Problem
 from .game import Deal, IllegalAction, State
-from .records import _num, parse_records
-from .ruleset import Ruleset, load_ruleset
+from .records import _num, parse_records, read_lines, record_problem
+from .ruleset import Ruleset, bundled_names, load_ruleset
 from .session import paid_amounts
+from .terminal import clean, progress_bar
 
 
 @dataclass
@@ -25,7 +30,7 @@ class Discrepancy:
     message: str
 
     def __str__(self) -> str:
-        return f"line {self.line} (hand {self.hand_index}): {self.message}"
+        return clean(f"line {self.line} (hand {self.hand_index}): {self.message}")
 
 
 def check_record(rules: Ruleset, d: dict) -> str | None:
@@ -42,6 +47,8 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
         return f"hands: {', '.join(map(str, unknown))} not in the deck"
     if len(set(flat)) != len(flat):
         return "hands: a card is dealt twice"
+    if d.get("session") is not None and rules.session is None:
+        return "session: the rules score no sessions"
     dealer = d["dealer"]
     if dealer not in range(4):
         return f"dealer: {dealer!r} is not a seat"
@@ -189,16 +196,64 @@ def _follow_problem(prev: BankrollHand, h: BankrollHand) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class RulesSource:
+    """The rulesets a replay may read. A log is untrusted input, so the name a record gives is
+    looked up among the bundled rulesets only; the file it names (ruleset_file) is read only
+    when the user said so (--rules-from-log), and only if it is a regular file."""
+    rules_file: str | None = None
+    from_log: bool = False
+
+
 _RULES: dict[str, Ruleset] = {}
 
 
-def _rules(name: str) -> Ruleset:
-    if name not in _RULES:
-        _RULES[name] = load_ruleset(name)
-    return _RULES[name]
+def _load(name_or_path: str) -> Ruleset:
+    if name_or_path not in _RULES:
+        _RULES[name_or_path] = load_ruleset(name_or_path)
+    return _RULES[name_or_path]
 
 
-def _check_block(path: str, block: list[tuple[int, str]], rules_override: str | None
+def rules_for(d: dict, source: RulesSource, where: Problem) -> Ruleset:
+    """The ruleset to replay record d under. With --rules it is that file (a hash mismatch is
+    then a discrepancy of the record); otherwise a bundled ruleset or the logged file whose
+    sha256 is the record's, or an InputError saying which --rules FILE to pass."""
+    if source.rules_file is not None:
+        return _load(source.rules_file)
+    name, sha, logged = d["ruleset"], d["ruleset_sha256"], d.get("ruleset_file")
+    if name in _bundled() and _load(name).sha256() == sha:
+        return _load(name)
+    if logged is not None and source.from_log:
+        if not os.path.isfile(logged):
+            raise InputError([Problem(where.source, where.where,
+                                      f"ruleset_file {clean(logged)!r} is not a regular file")])
+        if _load(logged).sha256() == sha:
+            return _load(logged)
+        raise InputError([Problem(where.source, where.where,
+                                  f"{clean(logged)} has changed since the log was written "
+                                  f"(sha256 {_load(logged).sha256()[:12]}…, the log says "
+                                  f"{clean(sha[:12])}…); pass --rules FILE with the rules it "
+                                  "was played under")])
+    raise InputError([Problem(where.source, where.where, _which_rules(name, sha, logged))])
+
+
+def _which_rules(name: str, sha: str, logged: str | None) -> str:
+    what = ("not the bundled ruleset of that name" if name in _bundled()
+            else "not a bundled ruleset")
+    text = (f"played under ruleset {clean(name)!r} (sha256 {clean(sha[:12])}…), {what}; pass "
+            "--rules FILE with the ruleset file it was played under")
+    if logged is not None:
+        text += (f": the log says it was read from {clean(logged)} "
+                 f"(--rules {shlex.quote(clean(logged))}, or --rules-from-log to read that file)")
+    return text
+
+
+@functools.lru_cache(maxsize=1)
+def _bundled() -> frozenset[str]:
+    return frozenset(bundled_names())
+
+
+def _check_block(path: str, block: list[tuple[int, bytes]], source: RulesSource
                  ) -> tuple[list[Discrepancy], list[Problem], list[BankrollHand]]:
     """Discrepancies of a block of raw log lines, or the input problems that stop the replay
     (returned, not raised: they travel back from worker processes intact), and the block's
@@ -206,22 +261,15 @@ def _check_block(path: str, block: list[tuple[int, str]], rules_override: str | 
     found, chain = [], []
     try:
         for lineno, d in parse_records(path, block):
-            name = rules_override or d["ruleset"]
-            rules = _rules(name)
-            if d.get("ruleset_sha256") != rules.sha256():
-                found.append(Discrepancy(lineno, d.get("hand_index"),
-                                         f"ruleset_sha256: the log was played under other rules "
-                                         f"than {name!r} ({rules.sha256()[:12]}…); "
-                                         "pass --rules FILE"))
-                continue
-            try:
-                problem = check_record(rules, d)
-            except (TypeError, KeyError, ValueError, AttributeError) as e:
-                problem = f"malformed record: {e}"
+            hand = d["hand_index"] if type(d["hand_index"]) is int else None
+            problem = record_problem(d)
+            if problem is None:
+                rules = rules_for(d, source, Problem(path, f"line {lineno}", ""))
+                problem = _check_against(rules, d, source)
             if problem:
-                found.append(Discrepancy(lineno, d.get("hand_index"), problem))
+                found.append(Discrepancy(lineno, hand, problem))
             elif _in_bankroll_session(rules, d):
-                chain.append(BankrollHand(lineno, d.get("session"), d.get("hand_index"),
+                chain.append(BankrollHand(lineno, d.get("session"), hand,
                                           [float(x) for x in d["bankroll"]],
                                           [float(x) for x in d["payouts"]]))
     except InputError as e:
@@ -229,44 +277,64 @@ def _check_block(path: str, block: list[tuple[int, str]], rules_override: str | 
     return found, [], chain
 
 
-def _blocks(path, size: int, counter: list[int]):
+def _check_against(rules: Ruleset, d: dict, source: RulesSource) -> str | None:
+    if d["ruleset_sha256"] != rules.sha256():
+        return (f"ruleset_sha256: the log was played under other rules than "
+                f"{source.rules_file!r} ({rules.sha256()[:12]}…)")
     try:
-        f = open(path, encoding="utf-8")
-    except OSError as e:
-        raise InputError([Problem(str(path), "", f"cannot read: {e}")])
-    with f:
-        block: list[tuple[int, str]] = []
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            counter[0] += 1
-            block.append((lineno, line))
-            if len(block) == size:
-                yield block
-                block = []
-        if block:
+        return check_record(rules, d)
+    except (TypeError, KeyError, ValueError, IndexError, OverflowError) as e:
+        return f"malformed record: {e}"[:300]
+
+
+def _blocks(path, size: int, counter: list[int], bar):
+    block: list[tuple[int, bytes]] = []
+    for lineno, line in read_lines(path):
+        counter[0] += 1
+        block.append((lineno, line))
+        bar.update(len(line))
+        if len(block) == size:
             yield block
+            block = []
+    if block:
+        yield block
 
 
-def replay(path: str | Path, rules_override: str | None = None,
-           jobs: int = 1) -> tuple[int, list[Discrepancy]]:
-    """(hands checked, discrepancies), in log order. Rulesets are loaded by name (bundled)
-    unless overridden. With jobs > 1 blocks of lines are parsed and checked in parallel
-    processes; the log is read as a stream either way, so memory stays flat."""
+def replay(path: str | Path, rules_override: str | None = None, jobs: int = 1,
+           rules_from_log: bool = False, progress: bool | None = None
+           ) -> tuple[int, list[Discrepancy]]:
+    """(hands checked, discrepancies), in log order. Each record is replayed under the bundled
+    ruleset it names, the --rules file, or (rules_from_log) the file it names; see RulesSource.
+    With jobs > 1 blocks of lines are parsed and checked in parallel processes; the log is read
+    as a stream either way, so memory stays flat."""
+    source = RulesSource(rules_override, rules_from_log)
+    if rules_override is not None:
+        _load(rules_override)  # a bad --rules file is reported once, before any work
     counter = [0]
-    blocks = _blocks(path, 2000, counter)
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        size = None  # read_lines says why, with the path
+    bar = progress_bar(size, "replay", unit="B", force=progress)
+    blocks = _blocks(path, 2000, counter, bar)
     if jobs == 1:
-        parts = (_check_block(str(path), b, rules_override) for b in blocks)
+        parts = (_check_block(str(path), b, source) for b in blocks)
     else:
         from joblib import Parallel, delayed
 
         parts = Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(_check_block)(str(path), b, rules_override) for b in blocks)
+            delayed(_check_block)(str(path), b, source) for b in blocks)
     found: list[Discrepancy] = []
     last: BankrollHand | None = None
-    for part, problems, chain in parts:
-        if problems:
-            raise InputError(problems)
-        unfollowed, last = _chain_problems(last, chain)
-        found += sorted(part + unfollowed, key=lambda x: x.line)
+    try:
+        for part, problems, chain in parts:
+            if problems:
+                raise InputError(problems)
+            unfollowed, last = _chain_problems(last, chain)
+            found += sorted(part + unfollowed, key=lambda x: x.line)
+    finally:
+        bar.close()
+        with warnings.catch_warnings():  # stopping at a bad line cancels blocks on purpose
+            warnings.filterwarnings("ignore", "(?s).*tasks which were still being processed")
+            parts.close()
     return counter[0], found

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .ruleset import Contract, Order, Price, Ruleset
 from .show import SUIT_SYMBOLS, _num, describe, pretty_card
+from .terminal import clean
 
 SECTIONS = ("deck", "card order", "play", "contracts", "auction", "doubling", "scoring", "session")
 
@@ -138,6 +139,48 @@ def _order_changes(a: Ruleset, b: Ruleset) -> list[Change]:
         facts = order_facts(a.orders[oa], b.orders[ob]) or ["the same cards, differently grouped"]
         for f in facts:
             out.append(Change("card order", f"{who}{renamed}: {f}"))
+    added: dict[str, list[str]] = {}
+    for name, cb in b.contracts.items():
+        if name not in a.contracts and not cb.instant and cb.order in b.orders:
+            added.setdefault(cb.order, []).append(name)
+    for ob, names in added.items():
+        out += _added_contracts_order(a, b.orders[ob], ob, names)
+    return out
+
+
+def _main_order(r: Ruleset) -> tuple[str, list[str]] | None:
+    """The card order most of r's played contracts use, and those contracts."""
+    users: dict[str, list[str]] = {}
+    for name, c in r.contracts.items():
+        if not c.instant and c.order in r.orders:
+            users.setdefault(c.order, []).append(name)
+    return max(users.items(), key=lambda kv: len(kv[1])) if users else None
+
+
+def order_text(o: Order) -> str:
+    plain = "; ".join(f"plain {_suit(g)} {_cards(cs)}" for g, cs in o.plain.items())
+    return f"trumps {_cards(o.trumps)} ({len(o.trumps)}, high to low)" + (f"; {plain}" if plain
+                                                                         else "")
+
+
+def _added_contracts_order(a: Ruleset, order: Order, order_name: str,
+                           names: list[str]) -> list[Change]:
+    """New contracts with the card order they are played in: that of A's main order, or their
+    own, described in full and by how it differs from A's main order."""
+    who = ", ".join(names) + (" (new contract)" if len(names) == 1 else " (new contracts)")
+    main = _main_order(a)
+    if main is not None and _order_key(a.orders[main[0]]) == _order_key(order):
+        return [Change("card order", f"{who}: played in the {main[0]} order, as "
+                                     f"{', '.join(main[1])}")]
+    out = [Change("card order", f"{who}: played in their own order {order_name}: "
+                                f"{order_text(order)}")]
+    if main is not None:
+        # the plain suits are listed in full above; what moved out of or into the trumps is news
+        trump_facts = [f for f in order_facts(a.orders[main[0]], order)
+                       if "plain suit" not in f and not f.startswith("plain ")]
+        if trump_facts:
+            out.append(Change("card order", f"{who}: unlike {', '.join(main[1])} ({main[0]}): "
+                                            + "; ".join(trump_facts)))
     return out
 
 
@@ -451,5 +494,5 @@ def cmd_rules_diff(args) -> int:
     if problems:
         raise InputError(problems)
     a, b = rules
-    print(format_diff(a, b, diff_rules(a, b)))
+    print(clean(format_diff(a, b, diff_rules(a, b))))
     return 0

@@ -6,40 +6,10 @@ machinery (polars, joblib, numba) is imported by the handlers when they run.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-
-def _positive(opt: str):
-    def parse(text: str) -> int:
-        try:
-            n = int(text.replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{opt}: expected a whole number, got {text!r}")
-        if n < 1:
-            raise argparse.ArgumentTypeError(f"{opt}: expected a positive number, got {n}")
-        return n
-    return parse
-
-
-def _seed(text: str) -> int:
-    try:
-        n = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--seed: expected a whole number, got {text!r}")
-    if not 0 <= n < 2**63:
-        raise argparse.ArgumentTypeError("--seed: expected 0 <= seed < 2**63")
-    return n
-
-
-def _jobs_list(text: str) -> list[int]:
-    try:
-        out = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--jobs: expected numbers such as 1,2, got {text!r}")
-    if not out or min(out) < 1:
-        raise argparse.ArgumentTypeError("--jobs: expected positive numbers such as 1,2")
-    return out
+from . import cliargs
+from .terminal import clean
 
 
 def add_commands(sub) -> None:
@@ -50,17 +20,18 @@ def add_commands(sub) -> None:
                     "parallel, and write Parquet results (docs/experiments.md, docs/results.md). "
                     "Running the same command again resumes an interrupted run.")
     r.add_argument("experiment", metavar="EXPERIMENT.toml")
-    r.add_argument("--jobs", type=_positive("--jobs"), default=None,
+    r.add_argument("--jobs", type=cliargs.jobs, default=None,
                    help="parallel jobs (default: every core; with --scheduler: every worker)")
     r.add_argument("--backend", choices=["loky", "dask"], default=None,
                    help="loky processes on this machine (default), or dask.distributed")
     r.add_argument("--scheduler", metavar="ADDRESS",
                    help="a dask scheduler, e.g. tcp://host:8786 (implies --backend dask); "
                         "without it --backend dask starts a local cluster")
-    r.add_argument("--out", metavar="DIR", help="results folder (default: results/NAME)")
-    r.add_argument("--deals", type=_positive("--deals"), help="override the file's deals")
-    r.add_argument("--seed", type=_seed, help="override the file's seed")
-    r.add_argument("--chunk", type=_positive("--chunk"), help="deals per chunk (override)")
+    r.add_argument("--out", metavar="DIR", type=cliargs.output_folder,
+                   help="results folder (default: results/NAME)")
+    r.add_argument("--deals", type=cliargs.count(), help="override the file's deals")
+    r.add_argument("--seed", type=cliargs.seed, help="override the file's seed")
+    r.add_argument("--chunk", type=cliargs.count(), help="deals per chunk (override)")
     r.add_argument("--log", action="store_true",
                    help="also keep every hand record (logs/VARIANT/*.jsonl, HAND-RECORD.md)")
     r.add_argument("--check", action="store_true",
@@ -81,12 +52,16 @@ def cmd_run(args) -> int:
     exp = load_experiment(args.experiment, deals=args.deals, seed=args.seed, chunk=args.chunk)
     out = default_out(exp) if args.out is None else __import__("pathlib").Path(args.out)
     if args.check:
-        print(plan_text(exp, out, args.log))
+        print(clean(plan_text(exp, out, args.log)))
         return 0
     from .parallel import default_jobs
 
+    from .batch import _play_batch
+    from .terminal import compile_notice
+
     jobs = args.jobs or (None if backend == "dask" else default_jobs())
-    print(plan_text(exp, out, args.log), file=sys.stderr)
+    print(clean(plan_text(exp, out, args.log)), file=sys.stderr)
+    compile_notice(_play_batch)
     try:
         s = run_experiment(exp, out, jobs=jobs, backend=backend, scheduler=args.scheduler,
                            log=args.log, progress=False if args.no_progress else None)
@@ -101,7 +76,7 @@ def cmd_run(args) -> int:
         print(f"resumed: {s.chunks_before} of {s.chunks_total} chunks were already finished")
     where = f"{backend}" + (f" at {args.scheduler}" if args.scheduler else "")
     nv, nj = len(exp.variants), s.jobs or s.workers
-    print(f"{exp.name}: {s.deals_played:,} deals played ({nv} variant{'s' * (nv != 1)}) in "
+    print(f"{clean(exp.name)}: {s.deals_played:,} deals played ({nv} variant{'s' * (nv != 1)}) in "
           f"{s.seconds:.1f} s, {s.hands_per_s:,.0f} hands/s, {nj} job{'s' * (nj != 1)} "
           f"({where})")
     print(f"results: {out} ({s.hands_written:,} hand rows written by this run; "

@@ -47,6 +47,27 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
+def _multiplier(r: Ruleset, contract: str, when: str) -> float:
+    """The product of the scoring multipliers that apply to `contract` on result `when`."""
+    factor = 1.0
+    for m in r.scoring.multipliers:
+        if m.when == when and (m.contracts is None or contract in m.contracts):
+            factor *= m.factor
+    return factor
+
+
+def _first_double(r: Ruleset) -> str:
+    """Who may not say the first double (the game engine's _may_double, in words)."""
+    excepted = [n for n, c in r.contracts.items() if c.declarer_may_double_first]
+    text = ("the first double may not come from the declarer of the bid in force (with no bid: "
+            "from the player the no-bid contract makes declarer, e.g. a would-be cicha)")
+    if excepted:
+        text += f", except in {', '.join(excepted)}, whose declarer may double first"
+    if not r.doubling.without_bid:
+        text += "; no doubles while no bid is in force"
+    return text
+
+
 def show(r: Ruleset) -> str:
     out: list[str] = []
     out.append(f"{r.name} — {r.description}" if r.description else r.name)
@@ -132,13 +153,17 @@ def show(r: Ruleset) -> str:
         out.append(f"Doubling: {' → '.join(dbl.names)}, each counted double ×{_num(dbl.factor)}; "
                    f"before any bid: {r.cap_without_bid()} allowed; only doubles alternating "
                    "between the sides count; a higher bid cancels them")
+        out.append("  " + _first_double(r))
     else:
         out.append("Doubling: none")
 
     s = r.scoring
     out.append("")
-    out.append(f"Payouts ({'zero-sum: losers pay' if s.style == 'zero_sum' else 'winners only'}; "
-               "team games: per seat; lone games: per opponent)")
+    who_pays = ("each loser pays it, each winner receives it" if s.style == "zero_sum"
+                else "each winner receives it, losers pay nothing")
+    out.append(f"Payouts: the value of a hand, {who_pays} (a lone player: from or to each of "
+               "the three)" + ("; the multipliers listed below are included"
+                               if s.multipliers else ""))
     levels = ["-"] + dbl.names
     rows = []
     for name, c in r.contracts.items():
@@ -146,14 +171,17 @@ def show(r: Ruleset) -> str:
         for result, price in (("won", c.payout.won), ("lost", c.payout.lost)):
             if price is None:
                 continue
+            factor = _multiplier(r, name, "old_side_won" if result == "won" else "old_side_lost")
             tiers = ["out", "schneider", "schwarz"] if price.tiered else ["—"]
             for tier in tiers:
-                base = price.value(tier if tier != "—" else "out")
+                base = price.value(tier if tier != "—" else "out") * factor
                 row = [name, result, tier]
                 for lvl in range(len(levels)):
                     row.append(_num(base * dbl.factor ** lvl) if lvl <= cap else "x")
                 rows.append(row)
     out.append(table(["contract", "result", "tier"] + levels, rows))
+    out.append("  (result: of the old side — the declarer's side, or the holders of the team "
+               "cards)")
     out.append(f"  tiers of the losing side: schneider at most {_num(s.schneider_max_points)} "
                "points with a trick, schwarz no trick")
     if s.tie == "nobody_wins":
@@ -165,7 +193,10 @@ def show(r: Ruleset) -> str:
                    f"{tv}")
     for m in s.multipliers:
         which = ", ".join(m.contracts) if m.contracts else "every contract"
-        out.append(f"  ×{_num(m.factor)} when {m.when.replace('_', ' ')} ({which})"
+        applied = ("applied only at 52:52" if m.when == "tie"
+                   else f"included in the '{'won' if m.when == 'old_side_won' else 'lost'}' rows"
+                   " above")
+        out.append(f"  ×{_num(m.factor)} when {m.when.replace('_', ' ')} ({which}; {applied})"
                    + (f"  [{m.note}]" if m.note else ""))
     if s.revoke_penalty:
         out.append(f"  revoke: offender {_num(s.revoke_penalty.offender)}, "

@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .compiled import compile_rules
+from .errors import InputError, Problem
 from .records import HandRecord
-from .ruleset import Ruleset
+from .ruleset import BUNDLED_DIR, Ruleset, resolve_path
 from .runner import iter_run
 from .session import BankrollSession, series_points
+from .terminal import compile_notice, progress_bar
 
 
 @dataclass
@@ -59,11 +61,31 @@ class Summary:
         return "\n".join(lines)
 
 
+def user_ruleset_file(name_or_path: str) -> str | None:
+    """The absolute path of a ruleset file of the user's, None for a bundled ruleset: what the
+    records of a log hold so that `kopsim replay` can name the file to pass."""
+    path = resolve_path(name_or_path).resolve()
+    return None if path.parent == BUNDLED_DIR.resolve() else str(path)
+
+
+def _open_log(log_path: str):
+    try:
+        return open(log_path, "w", encoding="utf-8")
+    except OSError as e:
+        raise InputError([Problem(log_path, "", f"cannot write the log: {e.strerror or e}")])
+
+
 def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
-             chunk: int = 65536) -> Summary:
+             chunk: int = 65536, ruleset_file: str | None = None,
+             progress: bool | None = None) -> Summary:
+    """Play and summarise `hands` hands; progress on stderr when it is a terminal (or forced)."""
+    from .batch import _play_batch
+
     cr = compile_rules(rules)
     out = Summary(rules)
-    log = open(log_path, "w", encoding="utf-8") if log_path else None
+    log = _open_log(log_path) if log_path else None
+    compile_notice(_play_batch, force=progress)
+    bar = progress_bar(hands, rules.name, force=progress)
     spec = rules.session
     cur_session, cur_totals, cur_len = -1, np.zeros(4), 0
     bank: BankrollSession | None = None
@@ -84,6 +106,7 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
         for ch in iter_run(cr, seed, hands, chunk):
             res = ch.result
             out.hands += len(res)
+            bar.update(len(res))
             names = cr.contract_names
             counts = np.bincount(res.contract, minlength=len(names))
             wins = np.bincount(res.contract[res.winner == 0], minlength=len(names))
@@ -107,6 +130,7 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
                 for i in range(len(res)):
                     rec: HandRecord = res.record(i, None if ch.session is None
                                                  else int(ch.session[i]))
+                    rec.ruleset_file = ruleset_file
                     if ch.bankroll is not None:
                         rec.nominal_payouts = [float(x) for x in ch.nominal_payouts[i]]
                         rec.bankroll = [float(x) for x in ch.bankroll[i]]
@@ -114,6 +138,7 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
                     log.write("\n")
         close_session(ch_done_session(spec, cur_len, bank))
     finally:
+        bar.close()
         if log is not None:
             log.close()
     out.seconds = time.perf_counter() - t0

@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-
 from .compiled import CompiledRules, compile_rules
 from .errors import InputError, Problem
 from .solver import _tables, solve
-
-
-
-def _parse_seat(value, opt: str, problems: list) -> int | None:
-    if value is None:
-        return None
-    if not 0 <= value < 4:
-        problems.append(Problem("command line", opt, f"{value} is not a seat (0-3)"))
-        return None
-    return value
-
+from .terminal import clean
 
 SYMBOL_SUITS = {"♣": "C", "♠": "S", "♥": "H", "♦": "D"}
 
@@ -68,16 +57,18 @@ def cmd_solve(args) -> int:
     from .ruleset import load_ruleset
     from .show import pretty_card
 
+    from .solver import _search, _solve_all
+    from .terminal import compile_notice
+
     rules = load_ruleset(args.ruleset)
     cr = compile_rules(rules)
+    compile_notice(_search, _solve_all)
     problems: list[Problem] = []
     if args.contract not in cr.contract_names:
         problems.append(Problem("command line", "--contract",
                                 f"{args.contract!r} is not a contract of {rules.name} "
                                 f"({', '.join(cr.contract_names)})"))
-    dealer = _parse_seat(args.dealer, "--dealer", problems)
-    declarer = _parse_seat(args.declarer, "--declarer", problems)
-    leader = _parse_seat(args.leader, "--leader", problems)
+    dealer, declarer, leader = args.dealer, args.declarer, args.leader  # seats: cliargs.seat
     try:
         hands = parse_hands(cr, args.hands)
     except InputError as e:
@@ -110,7 +101,7 @@ def cmd_solve(args) -> int:
     res = solve(cr, k, old_mask, masks, leader)
     pc = lambda c: pretty_card(names[c])  # noqa: E731
     young = [s for s in range(4) if s not in old_side]
-    print(f"{rules.name}: contract {args.contract}"
+    print(clean(f"{rules.name}: contract {args.contract}")
           + (f", declarer seat {declarer}" if declarer is not None else "")
           + f", dealer seat {dealer}, seat {leader} leads")
     print(f"old side: seats {', '.join(map(str, old_side))}; "

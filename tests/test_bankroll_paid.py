@@ -2,8 +2,8 @@
 
 In kop-victory-cards every player starts with 5 victory cards; a team win takes 1 card from each
 loser for each winner (+2 / -2), a solo pays +6 / -2 each won and -6 / +2 each lost; "a loser who
-cannot pay in full pays what he has, one card at a time to the winners in turn clockwise from his
-left" (shared/rules/BUNDLED.md, kop-victory-cards). Seats are numbered clockwise, so a seat's left
+cannot pay in full pays what he has, one card at a time, to the winners in turn, going clockwise
+from his left" (docs/rules/BUNDLED.md §7.3, kop-victory-cards). Seats are numbered clockwise, so a seat's left
 is the next seat. The expected amounts below are worked out from that text by hand.
 """
 

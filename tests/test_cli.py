@@ -143,3 +143,82 @@ def test_parallel_replay_reports_the_same(sportowy_log, tmp_path, capsys):
     garbage.write_text("\n".join(lines[:2500] + ["{oops"]) + "\n", encoding="utf-8")
     assert main(["replay", str(garbage), "--jobs", "2"]) == 2
     assert "line 2501" in capsys.readouterr().err
+
+
+def _payout_rows(out):
+    """{(contract, result, tier): [value with 0, 1, ... doubles]} of `rules show`'s payout table."""
+    rows = {}
+    for line in out.splitlines():
+        cells = line.split("  ")
+        cells = [c.strip() for c in cells if c.strip()]
+        if len(cells) >= 4 and cells[1] in ("won", "lost"):
+            rows[tuple(cells[:3])] = cells[3:]
+    return rows
+
+
+def test_rules_show_baska_prints_what_is_paid(capsys):
+    # BUNDLED.md, baska: simple 1, wesele 1 (x2 schneider, x3 schwarz), cicha 4, gran 5, zolo 5,
+    # gran du 10, zolo du 10, baśka 10; a further x2 when the old side loses a simple game or
+    # wesele, and when a lone player loses; each counted double x2
+    assert main(["rules", "show", "baska"]) == 0
+    rows = _payout_rows(capsys.readouterr().out)
+    assert rows[("normal", "won", "out")][:3] == ["1", "2", "4"]
+    assert rows[("normal", "lost", "out")][:3] == ["2", "4", "8"]
+    assert rows[("wesele", "lost", "schwarz")][0] == "6"
+    assert rows[("cicha", "lost", "—")][0] == "8"
+    assert rows[("zolo", "won", "—")][0] == "5" and rows[("zolo", "lost", "—")][0] == "10"
+    assert rows[("gran du", "lost", "—")][0] == "20"
+    assert rows[("baśka", "won", "—")] == ["10", "x", "x", "x", "x"]
+
+
+def test_rules_show_table_is_what_scoring_pays(capsys):
+    from kopsim.ruleset import load_ruleset
+    from kopsim.scoring import score
+
+    rules = load_ruleset("baska")
+    assert main(["rules", "show", "baska"]) == 0
+    rows = _payout_rows(capsys.readouterr().out)
+    # old side (seats 0, 2) takes 30 points in one trick: lost, out; one counted double (seat 1)
+    team = score(rules, "normal", [0, 2], [1], [30, 40, 0, 34], [1, 2, 0, 1])
+    assert float(rows[("normal", "lost", "out")][1]) == -team.payouts[0]
+    lone = score(rules, "zolo", [3], [], [30, 40, 0, 34], [1, 2, 0, 1])
+    assert float(rows[("zolo", "lost", "—")][0]) == lone.payouts[0]
+
+
+def test_rules_show_says_who_may_double_first(capsys):
+    # BUNDLED.md: the declarer of the bid in force may not say the first double, except that
+    # kop-sportowy lets the wesele caller double his own wesele
+    assert main(["rules", "show", "kop"]) == 0
+    kop = capsys.readouterr().out
+    assert "first double may not come from the declarer" in kop and "except" not in kop
+    assert main(["rules", "show", "kop-sportowy"]) == 0
+    assert "except in wesele, whose declarer may double first" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("path,value", [
+    ("contracts.zolo.declarer_may_double_first", True),
+    ("doubling.without_bid", False),
+    ("contracts.wesele.first_call_only", True),
+    ("contracts.zolo.max_doubles", 2),
+    ("scoring.tie_value_without_double", 3),
+    ("scoring.schneider_max_points", 24),
+    ("auction.end_after_passes", 4),
+    ("play.must_beat", False),
+    ("scoring.multipliers", [{"factor": 3, "when": "tie"}]),
+])
+def test_rules_show_prints_every_setting(path, value, tmp_path, capsys):
+    """Changing one setting changes what `rules show` prints."""
+    from kopsim.ruleset import load_ruleset, ruleset_from_dict
+    from kopsim.show import show
+
+    base = load_ruleset("kop")
+    data = base.model_dump(mode="json", by_alias=True)
+    node = data
+    *parents, last = path.split(".")
+    for key in parents:
+        node = node[key]
+    node[last] = value
+    changed = ruleset_from_dict(data)
+    assert changed.sha256() != base.sha256()
+    strip = lambda text: "\n".join(x for x in text.splitlines() if not x.startswith("sha256"))  # noqa: E731
+    assert strip(show(changed)) != strip(show(base))

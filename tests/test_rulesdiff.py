@@ -151,3 +151,22 @@ def test_every_bundled_pair_diffs_without_error(a):
     for b in bundled_names():
         changes = diff_rules(load_ruleset(a), load_ruleset(b))
         assert (changes == []) == (a == b)
+
+
+def test_kop_to_baska_says_gran_plays_with_its_own_order():
+    # BUNDLED.md, baska: gran and gran du use the Gran order (jacks trump; A 10 Q plain suits)
+    orders = [t for t in texts("kop", "baska") if t.startswith("card order: ")]
+    own = [t for t in orders if "own order gran" in t]
+    assert len(own) == 1 and "gran, gran du" in own[0]
+    assert "trumps J♣ J♠ J♥ J♦ (4, high to low)" in own[0]
+    assert "plain ♥ A♥ 10♥ Q♥" in own[0]
+    moved = [t for t in orders if "unlike" in t]
+    assert len(moved) == 1 and "Q♣ no longer trumps" in moved[0]
+
+
+def test_a_new_contract_in_the_usual_order_says_so():
+    data = load_ruleset("kop").model_dump(mode="json", by_alias=True)
+    data["contracts"]["zolo2"] = dict(data["contracts"]["zolo"], bid_rank=9)
+    t = texts("kop", ruleset_from_dict(data))
+    assert "card order: zolo2 (new contract): played in the as-dycha order, as normal, cicha, " \
+           "wesele, zolo, zolo du" in t
