@@ -462,6 +462,9 @@ figcaption { color: var(--muted); font-size: 12px; margin-top: 4px; }
 .diff dt { font-weight: 600; text-transform: capitalize; margin-top: 8px; }
 .diff dd { margin: 2px 0 0 0; } .diff ul { margin: 2px 0; padding-left: 22px; }
 .diff li { overflow-wrap:anywhere; }
+.warn { background:#fdecea; border:2px solid #b42318; border-radius: 6px; color:#7a1a12;
+        padding: 10px 16px; margin: 0 0 16px; font-size: 14px; overflow-wrap:anywhere; }
+.warn .warn-head { font-weight: 700; margin: 0 0 4px; } .warn ul { margin: 0; padding-left: 20px; }
 .notes { background: var(--soft); border:1px solid var(--line); border-radius: 6px;
          padding: 10px 16px; font-size: 13px; color: #34424f; }
 footer { margin-top: 36px; font-size: 12.5px; color: var(--muted); border-top:1px solid var(--line);
@@ -516,6 +519,12 @@ def _meta(an: Analysis) -> list[tuple[str, str]]:
     return items
 
 
+def warnings(an: Analysis) -> list[str]:
+    """What the reader of the results folder found wrong with it (an incomplete run, missing,
+    extra or damaged chunks): shown first, because every number below depends on it."""
+    return [str(w) for w in getattr(an.results, "warnings", None) or []]
+
+
 def _notes(an: Analysis) -> list[str]:
     exp = an.results.experiment
     notes = exp.get("notes")
@@ -534,8 +543,12 @@ def html_report(an: Analysis, plots: dict[str, tuple[str, bytes]]) -> str:
     out = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
            f"<meta http-equiv='Content-Security-Policy' content=\"{CSP}\">",
            "<meta name='viewport' content='width=device-width, initial-scale=1'>",
-           f"<title>{esc(name)} — kopsim report</title><style>{STYLE}</style></head><body><main>",
-           "<header><p class='kicker'>kopsim comparison report</p>",
+           f"<title>{esc(name)} — kopsim report</title><style>{STYLE}</style></head><body><main>"]
+    if warnings(an):
+        out.append("<div class='warn' role='alert'><p class='warn-head'>Warning: these results "
+                   "may be incomplete or damaged</p><ul>"
+                   + "".join(f"<li>{esc(w)}</li>" for w in warnings(an)) + "</ul></div>")
+    out += ["<header><p class='kicker'>kopsim comparison report</p>",
            f"<h1>{esc(name)}</h1>"]
     if desc:
         out.append(f"<p class='lede'>{esc(desc)}</p>")
@@ -600,6 +613,8 @@ def _md_table(t: DTable) -> str:
 
 def markdown_report(an: Analysis, plots: dict[str, tuple[str, bytes]]) -> str:
     out = [f"# {md_esc(an.results.name)}", ""]
+    for w in warnings(an):
+        out += [f"> **Warning:** {md_esc(w)}", ""]
     desc = an.results.experiment.get("description")
     if desc:
         out += [md_esc(desc, block=True), ""]
@@ -628,6 +643,19 @@ def markdown_report(an: Analysis, plots: dict[str, tuple[str, bytes]]) -> str:
 
 # ---------------------------------------------------------------------------------------- files
 
+# a spreadsheet reads a cell starting with one of these as a formula (OWASP "CSV injection")
+_FORMULA_START = r"^[=+\-@\t\r]"
+
+
+def csv_safe(df: pl.DataFrame) -> pl.DataFrame:
+    """String cells that a spreadsheet would run as a formula, prefixed with a single quote.
+    Only string columns: numbers (negative ones too) stay numbers."""
+    return df.with_columns(
+        pl.when(pl.col(c).str.contains(_FORMULA_START)).then(pl.lit("'") + pl.col(c))
+        .otherwise(pl.col(c)).alias(c)
+        for c, t in df.schema.items() if t == pl.String)
+
+
 
 def write_report(an: Analysis, plots: dict[str, tuple[str, bytes]], out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
@@ -645,6 +673,6 @@ def write_report(an: Analysis, plots: dict[str, tuple[str, bytes]], out: Path) -
         written.append(p)
     for name, df in an.tables().items():
         p = out / "tables" / f"{name}.csv"
-        df.write_csv(p)
+        csv_safe(df).write_csv(p)
         written.append(p)
     return written
