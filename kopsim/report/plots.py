@@ -52,8 +52,9 @@ def _title(fig: Figure, ax, title: str, subtitle: str = "") -> None:
 
 
 def _legend(ax, an: Analysis, labels: list[str] | None = None) -> None:
-    """The variants' colours, in a row under the plot."""
-    if len(labels if labels is not None else an.variants) > 1:
+    """The colours of the variants drawn (`labels`, all by default), in a row under the plot;
+    needed whenever the report has more than one variant, even if this plot shows one."""
+    if len(an.variants) > 1:
         n = len(labels if labels is not None else an.variants)
         ax.figure.legend(frameon=False, fontsize=9, loc="outside lower center",
                          ncol=min(n, 4))
