@@ -164,6 +164,28 @@ def _variants_table(an: Analysis) -> DTable:
                   left=4)
 
 
+MAX_LINEUPS = 8  # rows per variant in the bots table; a rotation of four seats needs 4
+
+
+def _lineups_table(an: Analysis) -> DTable:
+    rows = []
+    for v in an.variants:
+        part = an.lineups.filter(pl.col("variant") == v)
+        for r in part.head(MAX_LINEUPS).iter_rows(named=True):
+            rows.append([Cell(v, cls="label", color=an.colors[v])]
+                        + [Cell(r[f"bot_{s}"] or "—", cls="text") for s in range(4)]
+                        + [Cell(pct(r["share"]), title=f"{count(r['hands'])} hands")])
+        if len(part) > MAX_LINEUPS:
+            rest = part.slice(MAX_LINEUPS)
+            rows.append([Cell(v, cls="label", color=an.colors[v]),
+                         Cell(f"{len(rest)} more line-ups", cls="text")]
+                        + [Cell("", cls="text")] * 3 + [Cell(pct(rest["share"].sum()))])
+    return DTable(["variant", "seat 0", "seat 1", "seat 2", "seat 3", "share of hands"], rows,
+                  [None] * 6, caption="The bot in each seat, per "
+                  "line-up: a line-up that rotates between deals shows one row per position, "
+                  "with its share of the hands.", left=5)
+
+
 def _rule_diffs(an: Analysis) -> tuple[str, str]:
     if len(an.variants) < 2:
         msg = "Only one variant: nothing to compare."
@@ -199,12 +221,13 @@ def _rule_diffs(an: Analysis) -> tuple[str, str]:
 
 
 def sections(an: Analysis) -> list[Section]:
-    out: list[Section] = []
+    out: list[Section] = [_summary_section(an)]
     n_var = len(an.variants)
 
     s = Section("variants", "Variants", "Each variant is one ruleset played on the same deals "
                 "(common random numbers): the same deal id means the same seed in every variant.")
     s.tables.append(("", _variants_table(an)))
+    s.tables.append(("Bots in each seat", _lineups_table(an)))
     out.append(s)
 
     s = Section("rules", "Rule differences", "What changes from the baseline, computed from the "
@@ -342,15 +365,7 @@ def sections(an: Analysis) -> list[Section]:
                     row.append(Cell("—", cls="muted"))
                     continue
                 r = part.row(0, named=True)
-                if unit == "rate":
-                    text = f"{'+' if r['diff'] >= 0 else '−'}{pct(abs(r['diff']))[:-1]} pp"
-                    ci = f"{num(100 * r['diff_lo'], True)} … {num(100 * r['diff_hi'], True)}"
-                    base = f"{pct(r['baseline_mean'])} → {pct(r['variant_mean'])}"
-                else:
-                    text = num(r["diff"], True)
-                    ci = "" if _nan(r["diff_lo"]) else (
-                        f"{num(r['diff_lo'], True)} … {num(r['diff_hi'], True)}")
-                    base = f"{num(r['baseline_mean'])} → {num(r['variant_mean'])}"
+                text, ci, base = _diff_texts(r, unit)
                 sig = bool(r["significant"])
                 row.append(Cell(("★ " if sig else "") + text, ci, "sig" if sig else "",
                                 title=f"{base} over {count(r['deals'])} deals"))
@@ -360,10 +375,93 @@ def sections(an: Analysis) -> list[Section]:
         s.tables.append(("", DTable(headers, rows, colors,
                                     caption=f"Deals paired — {deals}. Rates in percentage "
                                     "points (pp).")))
+        for v in labels:
+            if _price_table_only(an, v):
+                s.intro += f" {v}: {PRICE_ONLY}"
     else:
         s.intro = "Only one variant: nothing to pair."
     out.append(s)
     return out
+
+
+def _diff_texts(r: dict, unit: str) -> tuple[str, str, str]:
+    """A paired difference as (the difference, its 95% interval, baseline → variant)."""
+    if unit == "rate":
+        text = f"{'+' if r['diff'] >= 0 else '−'}{pct(abs(r['diff']))[:-1]} pp"
+        ci = f"{num(100 * r['diff_lo'], True)} … {num(100 * r['diff_hi'], True)}"
+        return text, ci, f"{pct(r['baseline_mean'])} → {pct(r['variant_mean'])}"
+    ci = "" if _nan(r["diff_lo"]) else f"{num(r['diff_lo'], True)} … {num(r['diff_hi'], True)}"
+    return num(r["diff"], True), ci, f"{num(r['baseline_mean'])} → {num(r['variant_mean'])}"
+
+
+# ------------------------------------------------------------------------------- the answer first
+
+PRICE_ONLY = ("every deal is played the same (the same contracts, sides, doubles and card "
+              "points) but paid differently: the differences are pure arithmetic of the price "
+              "table, not a change of play.")
+
+
+def _same_play_row(an: Analysis, v: str) -> dict | None:
+    sp = an.same_play
+    if sp is None or v not in sp["variant"].to_list():
+        return None
+    return sp.filter(pl.col("variant") == v).row(0, named=True)
+
+
+def _price_table_only(an: Analysis, v: str) -> bool:
+    r = _same_play_row(an, v)
+    return (r is not None and r["deals"] > 0 and r["same_play"] == r["deals"]
+            and r["same_play_and_payouts"] < r["deals"])
+
+
+def _play_sentence(an: Analysis, v: str) -> str:
+    r = _same_play_row(an, v)
+    if r is None or not r["deals"]:
+        return ""
+    if _price_table_only(an, v):
+        return PRICE_ONLY[0].upper() + PRICE_ONLY[1:]
+    if r["same_play_and_payouts"] == r["deals"]:
+        return "Every deal is played and paid exactly the same."
+    return (f"The play differs on {count(r['deals'] - r['same_play'])} of "
+            f"{count(r['deals'])} deals (contract, sides, doubles or card points).")
+
+
+def _significant_sentences(an: Analysis, v: str) -> list[str]:
+    units = {metric: unit for _, metric, unit in PAIRED_METRICS}
+    out = []
+    sig = an.paired.filter((pl.col("variant") == v) & pl.col("significant"))
+    for r in sig.iter_rows(named=True):
+        unit = units[r["metric"]]
+        text, ci, base = _diff_texts(r, unit)
+        way = "higher" if r["diff"] > 0 else "lower"
+        ci += " pp" if unit == "rate" else ""
+        out.append(f"{r['metric']}: {way}, {text} ({base}; 95% interval {ci})")
+    return out
+
+
+def _summary_section(an: Analysis) -> Section:
+    """What the comparison found, before the details: per variant, its significant paired
+    differences from the baseline, and whether the play or only the prices changed."""
+    s = Section("summary", "In short")
+    if len(an.variants) < 2:
+        s.intro = (f"One variant only ({an.variants[0]}, {count(an.overview['hands'].sum())} "
+                   "hands): nothing to compare." if an.variants else "No hands.")
+        return s
+    h, m = [], []
+    for v in an.variants[1:]:
+        deals = an.paired.filter(pl.col("variant") == v)["deals"].max()
+        head = f"{v} compared with {an.baseline}, over {count(deals)} common deals"
+        found = _significant_sentences(an, v)
+        items = [_play_sentence(an, v)] if _play_sentence(an, v) else []
+        items += found or ["no difference is significant at the 95% level."]
+        h.append(f"<h3><span class='sw' style='background:{an.colors[v]}'></span>{esc(head)}"
+                 "</h3><ul class='summary'>" + "".join(f"<li>{esc(t)}</li>" for t in items)
+                 + "</ul>")
+        m += [f"**{md_esc(head)}**", ""] + [f"- {md_esc(t)}" for t in items] + [""]
+    s.intro = (f"Significant paired differences from the baseline {an.baseline} (95% intervals "
+               "that exclude 0; each variant plays the same deals).")
+    s.html_extra, s.md_extra = "\n".join(h), "\n".join(m)
+    return s
 
 
 def _sessions_section(an: Analysis) -> Section:
@@ -402,13 +500,21 @@ def _sessions_section(an: Analysis) -> Section:
         lambda r: _rate_cell(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], r["sessions"]),
         "seat", labels)))
     sb = an.session_bots
-    bots = sb["bot"].unique(maintain_order=True).to_list()
-    s.tables.append(("By bot", _pivot(
-        an, sb, "bot", bots, str,
-        lambda r: Cell(_rate_cell(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"]).text
-                       + (f" won · {num(r['pp_mean'])} pts" if r["pp_n"] else " won"),
-                       title=f"{count(r['seat_sessions'])} seat-sessions"),
-        "bot", labels)))
+    fixed = [v for v in labels if v in sb["variant"].to_list()]
+    if fixed:
+        bots = sb["bot"].unique(maintain_order=True).to_list()
+        s.tables.append(("By bot", _pivot(
+            an, sb, "bot", bots, str,
+            lambda r: Cell(_rate_cell(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"]).text
+                           + (f" won · {num(r['pp_mean'])} pts" if r["pp_n"] else " won"),
+                           title=f"{count(r['seat_sessions'])} seat-sessions"),
+            "bot", fixed, caption="Each session credited to the bot of each seat (the line-up "
+            "stays the same through every session of these variants).")))
+    rotating = [v for v in labels if v not in fixed]
+    if rotating:
+        s.intro += (" Sessions are not credited to bots in " + ", ".join(rotating) + ": the "
+                    "line-up changes seats inside a session, so a session is won by a seat, not "
+                    "by one bot. Payouts → By bot credits every hand to the bot that played it.")
     s.plots = ["session_length"]
     return s
 
