@@ -3,6 +3,7 @@ seat, a flag when only the price table differs, and no session credit to a bot t
 inside the session."""
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
@@ -15,6 +16,7 @@ from kopsim.report import build_report  # noqa: E402
 from kopsim.report.analysis import analyse  # noqa: E402
 from kopsim.report.render import markdown_report, sections  # noqa: E402
 from kopsim.report.results import load_results  # noqa: E402
+from kopsim.rulesdiff import Change  # noqa: E402
 from kopsim.ruleset import load_ruleset, ruleset_from_dict  # noqa: E402
 
 
@@ -70,8 +72,8 @@ def test_the_summary_comes_first_with_the_significant_differences(report):
 
 def test_a_variant_without_significant_differences_says_so(report):
     _, an = report
-    an.paired = an.paired.with_columns(significant=pl.lit(False))
-    md = markdown_report(an, {})
+    md = markdown_report(replace(an, paired=an.paired.with_columns(significant=pl.lit(False))),
+                         {})
     head = md[md.index("## In short"):md.index("## Variants")]
     assert head.count("no difference is significant at the 95% level") == 2
 
@@ -132,3 +134,16 @@ def test_sessions_with_a_fixed_line_up_keep_their_by_bot_table(tmp_path):
     assert an.session_rotation["rotating"].to_list() == [0, 0]
     md = markdown_report(an, {})
     assert "### By bot" in md[md.index("## Sessions"):] and "not credited" not in md
+
+
+def test_every_rule_difference_is_shown_whatever_its_section(report):
+    """The report shows kopsim.rulesdiff's words (so gran's own card order, once rulesdiff
+    states it); a section rulesdiff adds later is shown too, not dropped."""
+    _, an = report
+    diffs = {**an.rule_diffs, "cheap": [
+        Change("card order", "gran plays with its own card order: jacks only are trumps"),
+        Change("a later section", "something new")]}
+    md = markdown_report(replace(an, rule_diffs=diffs), {})
+    rules = md[md.index("## Rule differences"):md.index("## Contracts")]
+    assert "- **card order**: gran plays with its own card order: jacks only are trumps" in rules
+    assert "- **a later section**: something new" in rules

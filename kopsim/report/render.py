@@ -208,7 +208,9 @@ def _rule_diffs(an: Analysis) -> tuple[str, str]:
             m.append(text + "\n")
             continue
         h.append("<dl class='diff'>")
-        for section in SECTIONS:
+        # kopsim.rulesdiff's sections in its order, then any it adds later: no change is dropped
+        others = [c.section for c in changes if c.section not in SECTIONS]
+        for section in [*SECTIONS, *dict.fromkeys(others)]:
             items = [c.text for c in changes if c.section == section]
             if not items:
                 continue
