@@ -453,11 +453,11 @@ def _summary_section(an: Analysis) -> Section:
     for v in an.variants[1:]:
         deals = an.paired.filter(pl.col("variant") == v)["deals"].max()
         head = f"{v} compared with {an.baseline}, over {count(deals)} common deals"
-        found = _significant_sentences(an, v)
-        items = [_play_sentence(an, v)] if _play_sentence(an, v) else []
-        items += found or ["no difference is significant at the 95% level."]
+        play = _play_sentence(an, v)
+        items = ([play] if play else []) + (_significant_sentences(an, v)
+                                            or ["no difference is significant at the 95% level."])
         h.append(f"<h3><span class='sw' style='background:{an.colors[v]}'></span>{esc(head)}"
-                 "</h3><ul class='summary'>" + "".join(f"<li>{esc(t)}</li>" for t in items)
+                 "</h3><ul>" + "".join(f"<li>{esc(t)}</li>" for t in items)
                  + "</ul>")
         m += [f"**{md_esc(head)}**", ""] + [f"- {md_esc(t)}" for t in items] + [""]
     s.intro = (f"Significant paired differences from the baseline {an.baseline} (95% intervals "
