@@ -38,8 +38,20 @@ def build_report(results_dir: str | Path, out: str | Path | None = None):
     return out, files, an
 
 
+def _printable(text: str) -> str:
+    """A string from a results folder as one terminal line: control characters (escape
+    sequences, line breaks) become spaces."""
+    return re.sub(r"[\x00-\x1f\x7f-\x9f]", " ", text)
+
+
 def cmd_report(args) -> int:
+    import sys
+
+    from .render import warnings
+
     out, files, an = build_report(args.results_dir, args.output)
+    for w in warnings(an):  # printed here only, once; the page shows them as a banner
+        print(f"warning: {_printable(w)}", file=sys.stderr)
     hands = int(an.overview["hands"].sum())
     n_png = sum(f.suffix == ".png" for f in files)
     n_csv = sum(f.suffix == ".csv" for f in files)

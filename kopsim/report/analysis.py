@@ -35,6 +35,11 @@ PAIRED_METRICS = (
     ("stake", "stake per hand", "payout"),
     *[(f"pos_{p}", f"payout, {name}", "payout") for p, name in enumerate(POSITIONS)],
 )
+# what decides the play of a hand and what was paid for it, compared deal by deal: when every
+# deal is played the same but paid differently, only the price table differs
+PLAY_COLUMNS = ("contract", "doubles", "winner", "tier", *[f"old_{s}" for s in SEATS],
+                *[f"points_{s}" for s in SEATS])
+PAY_COLUMNS = tuple(f"payout_{s}" for s in SEATS)
 
 
 @dataclass
@@ -59,6 +64,9 @@ class Analysis:
     session_length_hist: pl.DataFrame | None = None
     rule_diffs: dict[str, list[Change] | None] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    lineups: pl.DataFrame | None = None  # variant, bot_0 .. bot_3, hands, share
+    same_play: pl.DataFrame | None = None  # per other variant: deals played and paid the same
+    session_rotation: pl.DataFrame | None = None  # variant, sessions, rotating (line-up moves)
 
     @property
     def baseline(self) -> str:
@@ -86,7 +94,8 @@ class Analysis:
                "payout_by_bot": self.bots, "stakes": self.stakes,
                "payout_histogram": self.payout_hist, "paired_differences": self.paired,
                "rule_differences": self.rule_diff_frame()}
-        for name in ("sessions", "session_seats", "session_bots", "session_length_hist"):
+        for name in ("lineups", "same_play", "sessions", "session_seats", "session_bots",
+                     "session_length_hist"):
             df = getattr(self, name)
             if df is not None:
                 out[name.replace("_hist", "_histogram")] = df
@@ -208,7 +217,13 @@ def _paired_metrics(h: pl.LazyFrame) -> pl.LazyFrame:
         doubles=pl.col("doubles").cast(pl.Float64),
         stake=pl.col("stake"),
         **{f"pos_{p}": _pos_payout(p) for p in range(4)},
+        **{f"play_{c}": pl.col(c) for c in PLAY_COLUMNS + PAY_COLUMNS},
     )
+
+
+def _all_equal(columns) -> pl.Expr:
+    return pl.all_horizontal([pl.col(f"play_{c}").eq_missing(pl.col(f"play_{c}_base"))
+                              for c in columns])
 
 
 def _paired_slice(m: pl.LazyFrame, base: str, others: list[str], lo: int, hi: int
@@ -221,7 +236,9 @@ def _paired_slice(m: pl.LazyFrame, base: str, others: list[str], lo: int, hi: in
     for other in others:
         b = part.filter(pl.col("variant") == other).drop("variant")
         j = b.join(a, on="deal_id", how="inner", suffix="_base")
-        aggs = [pl.len().alias("deals"), pl.lit(other).alias("variant")]
+        aggs = [pl.len().alias("deals"), pl.lit(other).alias("variant"),
+                _all_equal(PLAY_COLUMNS).sum().alias("same_play"),
+                (_all_equal(PLAY_COLUMNS) & _all_equal(PAY_COLUMNS)).sum().alias("same_pay")]
         for key, _, _ in PAIRED_METRICS:
             d = pl.col(key) - pl.col(f"{key}_base")
             ok = d.is_not_null()
@@ -435,6 +452,40 @@ def _paired(frames: list[tuple[str, pl.DataFrame]], base: str) -> pl.DataFrame:
                                       "diff_hi": pl.Float64, "significant": pl.Boolean})
 
 
+def _same_play(sums: dict[str, pl.DataFrame], base: str) -> pl.DataFrame:
+    rows = [{"variant": v, "baseline": base, "deals": int(f["deals"][0]),
+             "same_play": int(f["same_play"][0]), "same_play_and_payouts": int(f["same_pay"][0])}
+            for v, f in sums.items()]
+    return pl.DataFrame(rows, schema={"variant": pl.String, "baseline": pl.String,
+                                      "deals": pl.Int64, "same_play": pl.Int64,
+                                      "same_play_and_payouts": pl.Int64})
+
+
+BOT_COLUMNS = [f"bot_{s}" for s in SEATS]
+
+
+def _lineups(lu: pl.DataFrame, labels: list[str]) -> pl.DataFrame:
+    """The bots of the four seats, per variant, most played line-up first."""
+    rank = {v: i for i, v in enumerate(labels)}
+    df = (lu.filter(pl.col("variant").is_in(labels))
+          .group_by("variant", *BOT_COLUMNS).agg(hands=pl.col("n").sum().cast(pl.Int64)))
+    return (df.with_columns(share=pl.col("hands") / pl.col("hands").sum().over("variant"),
+                            _rank=pl.col("variant").replace_strict(rank, return_dtype=pl.Int32))
+            .sort(["_rank", "hands", *BOT_COLUMNS], descending=[False, True] + [False] * 4)
+            .drop("_rank"))
+
+
+def _session_rotation(h: pl.LazyFrame) -> pl.LazyFrame:
+    """Per variant: sessions, and how many of them change line-up between their hands (the
+    bots rotating seats every few deals); a session row's bots are those of its first hand."""
+    return (h.filter(pl.col("session").is_not_null())
+            .group_by("variant", "session")
+            .agg(lineups=pl.concat_str(BOT_COLUMNS, separator="\x1f", ignore_nulls=True)
+                 .n_unique())
+            .group_by("variant")
+            .agg(sessions=pl.len(), rotating=(pl.col("lineups") > 1).sum().cast(pl.Int64)))
+
+
 def _share(df: pl.DataFrame, count: str) -> pl.DataFrame:
     return df.with_columns((pl.col(count) / pl.col(count).sum().over("variant")).alias("share"))
 
@@ -546,6 +597,7 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
     sess = res.sessions()
     if sess is not None:
         out.update({k: _collect(lf, engine, res) for k, lf in _session_queries(sess).items()})
+        out["s_rotation"] = _collect(_session_rotation(h), engine, res)
 
     o = out["overview"]
     notes = []
@@ -571,17 +623,19 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
             _share(out["pay_hist"].rename({"n": "seat_hands"})
                    .with_columns(pl.col("seat_hands").cast(pl.Int64)), "seat_hands"),
             labels, "payout"),
-        paired=pl.DataFrame(), notes=notes)
+        paired=pl.DataFrame(), notes=notes, lineups=_lineups(lu, labels))
     an.contracts = _contracts(out["contracts"], o, by_label, labels, an.contract_order(
         out["contracts"]["contract"].unique().to_list()))
     if labels and labels[0] == base:
         an.paired = _paired([(v, paired[v]) for v in others if v in paired], base)
+        an.same_play = _same_play({v: paired[v] for v in others if v in paired}, base)
         dup = o.filter(pl.col("deals") < pl.col("hands"))["variant"].to_list()
         if dup:
             notes.append("deal ids repeat within " + ", ".join(dup) + ": paired differences "
                          "pair every hand of a deal with every hand of the same deal")
     else:
         an.paired = _paired([], base)
+        an.same_play = _same_play({}, base)
         if len(labels) > 1:
             notes.append(f"the first variant {base!r} has no hands: no paired differences")
     if s_over is not None and len(s_over):
@@ -618,8 +672,13 @@ def _sessions(an: Analysis, out: dict, by_label, labels) -> None:
     bots = _from_moments(out["s_bots"], "pp_n", "pp_s1", "pp_s2", "pp_mean")
     bots = _with_wilson(bots.with_columns(pl.col("n", "pp_n", "wins").cast(pl.Int64)),
                         "wins", "n", "win_rate")
+    an.session_rotation = _order_variants(out["s_rotation"], slabels)
+    # a session played while the bots change seats is won by a seat, not by a bot (a session
+    # row names the bots of its first hand): bots are credited only where no session rotates
+    rotating = an.session_rotation.filter(pl.col("rotating") > 0)["variant"].to_list()
     an.session_bots = _order_variants(
-        bots.drop("pp_s1", "pp_s2").rename({"n": "seat_sessions"}), slabels, "bot")
+        bots.drop("pp_s1", "pp_s2").rename({"n": "seat_sessions"}),
+        [v for v in slabels if v not in rotating], "bot")
     an.session_length_hist = _order_variants(
         _share(out["s_len"].with_columns(pl.col("hands").cast(pl.Int64),
                                          pl.col("sessions").cast(pl.Int64)), "sessions"),

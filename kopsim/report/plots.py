@@ -42,16 +42,19 @@ def _style(ax, value_axis: str = "y") -> None:
 
 
 def _title(fig: Figure, ax, title: str, subtitle: str = "") -> None:
+    # both offsets in points above the axes, so the gap between them does not grow with the
+    # height of the plot (an offset in axes fractions put the subtitle over the title)
     ax.set_title(_t(title), loc="left", fontsize=12, color=INK, fontweight="bold",
                  pad=24 if subtitle else 8)
     if subtitle:
-        ax.text(0, 1.02, _t(subtitle), transform=ax.transAxes, fontsize=9, color=MUTED,
-                va="bottom")
+        ax.annotate(_t(subtitle), xy=(0, 1), xycoords="axes fraction", xytext=(0, 7),
+                    textcoords="offset points", fontsize=9, color=MUTED, va="bottom")
 
 
 def _legend(ax, an: Analysis, labels: list[str] | None = None) -> None:
-    """The variants' colours, in a row under the plot."""
-    if len(labels if labels is not None else an.variants) > 1:
+    """The colours of the variants drawn (`labels`, all by default), in a row under the plot;
+    needed whenever the report has more than one variant, even if this plot shows one."""
+    if len(an.variants) > 1:
         n = len(labels if labels is not None else an.variants)
         ax.figure.legend(frameon=False, fontsize=9, loc="outside lower center",
                          ncol=min(n, 4))
@@ -115,17 +118,24 @@ def _grouped_hbars(an: Analysis, df: pl.DataFrame, cats: list[str], cat_col: str
     return _png(fig)
 
 
-def contract_mix(an: Analysis) -> bytes:
-    cats = [c for c in an.contract_order()
+def _played_contracts(an: Analysis) -> list[str]:
+    return [c for c in an.contract_order()
             if an.contracts.filter(pl.col("contract") == c)["hands"].sum() > 0]
+
+
+def contract_mix(an: Analysis) -> bytes | None:
+    cats = _played_contracts(an)
+    if len(cats) < 2:
+        return None  # one contract is 100% of the hands: the table says it
     return _grouped_hbars(an, an.contracts, cats, "contract", "share",
                           "Contract mix", "share of hands in which each contract is played, "
                           "with 95% intervals", "% of hands")
 
 
-def declarer_wins(an: Analysis) -> bytes:
-    cats = [c for c in an.contract_order()
-            if an.contracts.filter(pl.col("contract") == c)["hands"].sum() > 0]
+def declarer_wins(an: Analysis) -> bytes | None:
+    cats = _played_contracts(an)
+    if len(cats) < 2:
+        return None
     return _grouped_hbars(an, an.contracts, cats, "contract", "win_rate",
                           "Declarer win rate per contract",
                           "share of each contract's hands won by the old side (the declarer's), "
@@ -156,13 +166,14 @@ def seat_advantage(an: Analysis) -> bytes:
     return _png(fig)
 
 
-def old_points(an: Analysis) -> bytes:
+def old_points(an: Analysis, width: int = 4) -> bytes | None:
+    hist = an.old_points_hist
+    if hist.select((pl.col("points") // width).n_unique()).item() < 2:
+        return None  # every played hand in one bin (or none played)
     fig = _figure()
     ax = fig.add_subplot()
     _style(ax)
-    hist = an.old_points_hist
-    top = int(hist["points"].max() or 0) if len(hist) else 0
-    width = 4
+    top = int(hist["points"].max() or 0)
     edges = list(range(0, top + width + 1, width))
     for v in an.variants:
         part = hist.filter(pl.col("variant") == v)
@@ -190,11 +201,13 @@ def old_points(an: Analysis) -> bytes:
     return _png(fig)
 
 
-def payouts(an: Analysis, max_values: int = 18) -> bytes:
+def payouts(an: Analysis, max_values: int = 18) -> bytes | None:
+    hist = an.payout_hist
+    if hist["payout"].n_unique() < 2:
+        return None  # every seat-hand paid the same
     fig = _figure()
     ax = fig.add_subplot()
     _style(ax)
-    hist = an.payout_hist
     tops = (hist.group_by("payout").agg(pl.col("share").max())
             .sort("share", descending=True).head(max_values)["payout"].sort().to_list())
     labels = [f"{x:+g}" if x else "0" for x in tops] + ["other"]
@@ -217,12 +230,20 @@ def payouts(an: Analysis, max_values: int = 18) -> bytes:
     return _png(fig)
 
 
-def session_length(an: Analysis) -> bytes:
+def session_length(an: Analysis) -> bytes | None:
+    # a variant whose sessions all have one length (a series) would be a single bar: the
+    # sessions table gives that length
+    hist = an.session_length_hist
+    hist_all = set(hist["variant"].to_list())
+    varied = set(hist.group_by("variant").agg(pl.len())
+                 .filter(pl.col("len") > 1)["variant"].to_list())
+    labels = [v for v in an.variants if v in varied]
+    if not labels:
+        return None
+    hist = hist.filter(pl.col("variant").is_in(labels))
     fig = _figure()
     ax = fig.add_subplot()
     _style(ax)
-    hist = an.session_length_hist
-    labels = [v for v in an.variants if v in hist["variant"].to_list()]
     n_var = len(labels)
     width = 0.8 / max(n_var, 1)
     for i, v in enumerate(labels):
@@ -233,13 +254,15 @@ def session_length(an: Analysis) -> bytes:
     lengths = hist["hands"].to_list()
     if lengths:
         lo, hi = min(lengths), max(lengths)
-        pad = max(1.0, (10 - (hi - lo)) / 2)  # a single series length still reads as a bar
+        pad = max(1.0, (10 - (hi - lo)) / 2)  # a narrow range still shows bars, not slabs
         ax.set_xlim(lo - pad, hi + pad)
     ax.set_xlabel("hands in the session", color=MUTED, fontsize=9)
     ax.set_ylabel("% of complete sessions", color=MUTED, fontsize=9)
     ax.xaxis.get_major_locator().set_params(integer=True)
+    fixed = [v for v in an.variants if v in hist_all and v not in varied]
     _title(fig, ax, "Session length", "hands per complete session (a victory-card game "
-           "ends when a player runs out)")
+           "ends when a player runs out)" + (f"; not shown, one length each: {', '.join(fixed)}"
+                                             if fixed else ""))
     _legend(ax, an, labels)
     return _png(fig)
 
@@ -255,10 +278,13 @@ PLOTS = (
 
 
 def draw_all(an: Analysis) -> dict[str, tuple[str, bytes]]:
-    """name -> (title, PNG bytes); the session plot only when sessions were played."""
+    """name -> (title, PNG bytes); the session plot only when sessions were played, and no plot
+    that would show a single bar or category."""
     out = {}
     for name, title, draw in PLOTS:
         if name == "session_length" and an.session_length_hist is None:
             continue
-        out[name] = (title, draw(an))
+        png = draw(an)
+        if png is not None:
+            out[name] = (title, png)
     return out

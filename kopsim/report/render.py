@@ -164,6 +164,28 @@ def _variants_table(an: Analysis) -> DTable:
                   left=4)
 
 
+MAX_LINEUPS = 8  # rows per variant in the bots table; a rotation of four seats needs 4
+
+
+def _lineups_table(an: Analysis) -> DTable:
+    rows = []
+    for v in an.variants:
+        part = an.lineups.filter(pl.col("variant") == v)
+        for r in part.head(MAX_LINEUPS).iter_rows(named=True):
+            rows.append([Cell(v, cls="label", color=an.colors[v])]
+                        + [Cell(r[f"bot_{s}"] or "—", cls="text") for s in range(4)]
+                        + [Cell(pct(r["share"]), title=f"{count(r['hands'])} hands")])
+        if len(part) > MAX_LINEUPS:
+            rest = part.slice(MAX_LINEUPS)
+            rows.append([Cell(v, cls="label", color=an.colors[v]),
+                         Cell(f"{len(rest)} more line-ups", cls="text")]
+                        + [Cell("", cls="text")] * 3 + [Cell(pct(rest["share"].sum()))])
+    return DTable(["variant", "seat 0", "seat 1", "seat 2", "seat 3", "share of hands"], rows,
+                  [None] * 6, caption="The bot in each seat, per "
+                  "line-up: a line-up that rotates between deals shows one row per position, "
+                  "with its share of the hands.", left=5)
+
+
 def _rule_diffs(an: Analysis) -> tuple[str, str]:
     if len(an.variants) < 2:
         msg = "Only one variant: nothing to compare."
@@ -186,7 +208,9 @@ def _rule_diffs(an: Analysis) -> tuple[str, str]:
             m.append(text + "\n")
             continue
         h.append("<dl class='diff'>")
-        for section in SECTIONS:
+        # kopsim.rulesdiff's sections in its order, then any it adds later: no change is dropped
+        others = [c.section for c in changes if c.section not in SECTIONS]
+        for section in [*SECTIONS, *dict.fromkeys(others)]:
             items = [c.text for c in changes if c.section == section]
             if not items:
                 continue
@@ -199,12 +223,13 @@ def _rule_diffs(an: Analysis) -> tuple[str, str]:
 
 
 def sections(an: Analysis) -> list[Section]:
-    out: list[Section] = []
+    out: list[Section] = [_summary_section(an)]
     n_var = len(an.variants)
 
     s = Section("variants", "Variants", "Each variant is one ruleset played on the same deals "
                 "(common random numbers): the same deal id means the same seed in every variant.")
     s.tables.append(("", _variants_table(an)))
+    s.tables.append(("Bots in each seat", _lineups_table(an)))
     out.append(s)
 
     s = Section("rules", "Rule differences", "What changes from the baseline, computed from the "
@@ -342,15 +367,7 @@ def sections(an: Analysis) -> list[Section]:
                     row.append(Cell("—", cls="muted"))
                     continue
                 r = part.row(0, named=True)
-                if unit == "rate":
-                    text = f"{'+' if r['diff'] >= 0 else '−'}{pct(abs(r['diff']))[:-1]} pp"
-                    ci = f"{num(100 * r['diff_lo'], True)} … {num(100 * r['diff_hi'], True)}"
-                    base = f"{pct(r['baseline_mean'])} → {pct(r['variant_mean'])}"
-                else:
-                    text = num(r["diff"], True)
-                    ci = "" if _nan(r["diff_lo"]) else (
-                        f"{num(r['diff_lo'], True)} … {num(r['diff_hi'], True)}")
-                    base = f"{num(r['baseline_mean'])} → {num(r['variant_mean'])}"
+                text, ci, base = _diff_texts(r, unit)
                 sig = bool(r["significant"])
                 row.append(Cell(("★ " if sig else "") + text, ci, "sig" if sig else "",
                                 title=f"{base} over {count(r['deals'])} deals"))
@@ -360,10 +377,93 @@ def sections(an: Analysis) -> list[Section]:
         s.tables.append(("", DTable(headers, rows, colors,
                                     caption=f"Deals paired — {deals}. Rates in percentage "
                                     "points (pp).")))
+        for v in labels:
+            if _price_table_only(an, v):
+                s.intro += f" {v}: {PRICE_ONLY}"
     else:
         s.intro = "Only one variant: nothing to pair."
     out.append(s)
     return out
+
+
+def _diff_texts(r: dict, unit: str) -> tuple[str, str, str]:
+    """A paired difference as (the difference, its 95% interval, baseline → variant)."""
+    if unit == "rate":
+        text = f"{'+' if r['diff'] >= 0 else '−'}{pct(abs(r['diff']))[:-1]} pp"
+        ci = f"{num(100 * r['diff_lo'], True)} … {num(100 * r['diff_hi'], True)}"
+        return text, ci, f"{pct(r['baseline_mean'])} → {pct(r['variant_mean'])}"
+    ci = "" if _nan(r["diff_lo"]) else f"{num(r['diff_lo'], True)} … {num(r['diff_hi'], True)}"
+    return num(r["diff"], True), ci, f"{num(r['baseline_mean'])} → {num(r['variant_mean'])}"
+
+
+# ------------------------------------------------------------------------------- the answer first
+
+PRICE_ONLY = ("every deal is played the same (the same contracts, sides, doubles and card "
+              "points) but paid differently: the differences are pure arithmetic of the price "
+              "table, not a change of play.")
+
+
+def _same_play_row(an: Analysis, v: str) -> dict | None:
+    sp = an.same_play
+    if sp is None or v not in sp["variant"].to_list():
+        return None
+    return sp.filter(pl.col("variant") == v).row(0, named=True)
+
+
+def _price_table_only(an: Analysis, v: str) -> bool:
+    r = _same_play_row(an, v)
+    return (r is not None and r["deals"] > 0 and r["same_play"] == r["deals"]
+            and r["same_play_and_payouts"] < r["deals"])
+
+
+def _play_sentence(an: Analysis, v: str) -> str:
+    r = _same_play_row(an, v)
+    if r is None or not r["deals"]:
+        return ""
+    if _price_table_only(an, v):
+        return PRICE_ONLY[0].upper() + PRICE_ONLY[1:]
+    if r["same_play_and_payouts"] == r["deals"]:
+        return "Every deal is played and paid exactly the same."
+    return (f"The play differs on {count(r['deals'] - r['same_play'])} of "
+            f"{count(r['deals'])} deals (contract, sides, doubles or card points).")
+
+
+def _significant_sentences(an: Analysis, v: str) -> list[str]:
+    units = {metric: unit for _, metric, unit in PAIRED_METRICS}
+    out = []
+    sig = an.paired.filter((pl.col("variant") == v) & pl.col("significant"))
+    for r in sig.iter_rows(named=True):
+        unit = units[r["metric"]]
+        text, ci, base = _diff_texts(r, unit)
+        way = "higher" if r["diff"] > 0 else "lower"
+        ci += " pp" if unit == "rate" else ""
+        out.append(f"{r['metric']}: {way}, {text} ({base}; 95% interval {ci})")
+    return out
+
+
+def _summary_section(an: Analysis) -> Section:
+    """What the comparison found, before the details: per variant, its significant paired
+    differences from the baseline, and whether the play or only the prices changed."""
+    s = Section("summary", "In short")
+    if len(an.variants) < 2:
+        s.intro = (f"One variant only ({an.variants[0]}, {count(an.overview['hands'].sum())} "
+                   "hands): nothing to compare." if an.variants else "No hands.")
+        return s
+    h, m = [], []
+    for v in an.variants[1:]:
+        deals = an.paired.filter(pl.col("variant") == v)["deals"].max()
+        head = f"{v} compared with {an.baseline}, over {count(deals)} common deals"
+        play = _play_sentence(an, v)
+        items = ([play] if play else []) + (_significant_sentences(an, v)
+                                            or ["no difference is significant at the 95% level."])
+        h.append(f"<h3><span class='sw' style='background:{an.colors[v]}'></span>{esc(head)}"
+                 "</h3><ul>" + "".join(f"<li>{esc(t)}</li>" for t in items)
+                 + "</ul>")
+        m += [f"**{md_esc(head)}**", ""] + [f"- {md_esc(t)}" for t in items] + [""]
+    s.intro = (f"Significant paired differences from the baseline {an.baseline} (95% intervals "
+               "that exclude 0; each variant plays the same deals).")
+    s.html_extra, s.md_extra = "\n".join(h), "\n".join(m)
+    return s
 
 
 def _sessions_section(an: Analysis) -> Section:
@@ -402,13 +502,21 @@ def _sessions_section(an: Analysis) -> Section:
         lambda r: _rate_cell(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], r["sessions"]),
         "seat", labels)))
     sb = an.session_bots
-    bots = sb["bot"].unique(maintain_order=True).to_list()
-    s.tables.append(("By bot", _pivot(
-        an, sb, "bot", bots, str,
-        lambda r: Cell(_rate_cell(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"]).text
-                       + (f" won · {num(r['pp_mean'])} pts" if r["pp_n"] else " won"),
-                       title=f"{count(r['seat_sessions'])} seat-sessions"),
-        "bot", labels)))
+    fixed = [v for v in labels if v in sb["variant"].to_list()]
+    if fixed:
+        bots = sb["bot"].unique(maintain_order=True).to_list()
+        s.tables.append(("By bot", _pivot(
+            an, sb, "bot", bots, str,
+            lambda r: Cell(_rate_cell(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"]).text
+                           + (f" won · {num(r['pp_mean'])} pts" if r["pp_n"] else " won"),
+                           title=f"{count(r['seat_sessions'])} seat-sessions"),
+            "bot", fixed, caption="Each session credited to the bot of each seat (the line-up "
+            "stays the same through every session of these variants).")))
+    rotating = [v for v in labels if v not in fixed]
+    if rotating:
+        s.intro += (" Sessions are not credited to bots in " + ", ".join(rotating) + ": the "
+                    "line-up changes seats inside a session, so a session is won by a seat, not "
+                    "by one bot. Payouts → By bot credits every hand to the bot that played it.")
     s.plots = ["session_length"]
     return s
 
@@ -462,6 +570,9 @@ figcaption { color: var(--muted); font-size: 12px; margin-top: 4px; }
 .diff dt { font-weight: 600; text-transform: capitalize; margin-top: 8px; }
 .diff dd { margin: 2px 0 0 0; } .diff ul { margin: 2px 0; padding-left: 22px; }
 .diff li { overflow-wrap:anywhere; }
+.warn { background:#fdecea; border:2px solid #b42318; border-radius: 6px; color:#7a1a12;
+        padding: 10px 16px; margin: 0 0 16px; font-size: 14px; overflow-wrap:anywhere; }
+.warn .warn-head { font-weight: 700; margin: 0 0 4px; } .warn ul { margin: 0; padding-left: 20px; }
 .notes { background: var(--soft); border:1px solid var(--line); border-radius: 6px;
          padding: 10px 16px; font-size: 13px; color: #34424f; }
 footer { margin-top: 36px; font-size: 12.5px; color: var(--muted); border-top:1px solid var(--line);
@@ -516,6 +627,12 @@ def _meta(an: Analysis) -> list[tuple[str, str]]:
     return items
 
 
+def warnings(an: Analysis) -> list[str]:
+    """What the reader of the results folder found wrong with it (an incomplete run, missing,
+    extra or damaged chunks): shown first, because every number below depends on it."""
+    return [str(w) for w in getattr(an.results, "warnings", None) or []]
+
+
 def _notes(an: Analysis) -> list[str]:
     exp = an.results.experiment
     notes = exp.get("notes")
@@ -534,8 +651,12 @@ def html_report(an: Analysis, plots: dict[str, tuple[str, bytes]]) -> str:
     out = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
            f"<meta http-equiv='Content-Security-Policy' content=\"{CSP}\">",
            "<meta name='viewport' content='width=device-width, initial-scale=1'>",
-           f"<title>{esc(name)} — kopsim report</title><style>{STYLE}</style></head><body><main>",
-           "<header><p class='kicker'>kopsim comparison report</p>",
+           f"<title>{esc(name)} — kopsim report</title><style>{STYLE}</style></head><body><main>"]
+    if warnings(an):
+        out.append("<div class='warn' role='alert'><p class='warn-head'>Warning: these results "
+                   "may be incomplete or damaged</p><ul>"
+                   + "".join(f"<li>{esc(w)}</li>" for w in warnings(an)) + "</ul></div>")
+    out += ["<header><p class='kicker'>kopsim comparison report</p>",
            f"<h1>{esc(name)}</h1>"]
     if desc:
         out.append(f"<p class='lede'>{esc(desc)}</p>")
@@ -600,6 +721,8 @@ def _md_table(t: DTable) -> str:
 
 def markdown_report(an: Analysis, plots: dict[str, tuple[str, bytes]]) -> str:
     out = [f"# {md_esc(an.results.name)}", ""]
+    for w in warnings(an):
+        out += [f"> **Warning:** {md_esc(w)}", ""]
     desc = an.results.experiment.get("description")
     if desc:
         out += [md_esc(desc, block=True), ""]
@@ -628,6 +751,19 @@ def markdown_report(an: Analysis, plots: dict[str, tuple[str, bytes]]) -> str:
 
 # ---------------------------------------------------------------------------------------- files
 
+# a spreadsheet reads a cell starting with one of these as a formula (OWASP "CSV injection")
+_FORMULA_START = r"^[=+\-@\t\r]"
+
+
+def csv_safe(df: pl.DataFrame) -> pl.DataFrame:
+    """String cells that a spreadsheet would run as a formula, prefixed with a single quote.
+    Only string columns: numbers (negative ones too) stay numbers."""
+    return df.with_columns(
+        pl.when(pl.col(c).str.contains(_FORMULA_START)).then(pl.lit("'") + pl.col(c))
+        .otherwise(pl.col(c)).alias(c)
+        for c, t in df.schema.items() if t == pl.String)
+
+
 
 def write_report(an: Analysis, plots: dict[str, tuple[str, bytes]], out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
@@ -645,6 +781,6 @@ def write_report(an: Analysis, plots: dict[str, tuple[str, bytes]], out: Path) -
         written.append(p)
     for name, df in an.tables().items():
         p = out / "tables" / f"{name}.csv"
-        df.write_csv(p)
+        csv_safe(df).write_csv(p)
         written.append(p)
     return written

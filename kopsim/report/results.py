@@ -36,7 +36,7 @@ HAND_COLUMNS: dict[str, str] = _kinds(hand_schema(),  # nominal_payout_*: added 
                                       extra=tuple(f"nominal_payout_{s}" for s in SEATS))
 SESSION_COLUMNS: dict[str, str] = _kinds(session_schema(), extra=("first_deal",))
 # the columns the report reads, with the types it reads them as
-HAND_READ = {"variant": pl.String, "deal_id": pl.Int64, "dealer": pl.Int8,
+HAND_READ = {"variant": pl.String, "deal_id": pl.Int64, "session": pl.Int64, "dealer": pl.Int8,
              "contract": pl.String, "doubles": pl.Int16, "winner": pl.String, "tier": pl.String,
              **{f"bot_{s}": pl.String for s in SEATS}, **{f"old_{s}": pl.Boolean for s in SEATS},
              **{f"points_{s}": pl.Float64 for s in SEATS},
