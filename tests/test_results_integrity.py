@@ -1,0 +1,199 @@
+"""A results folder that was tampered with is never trusted: `kopsim run` replays what is damaged,
+missing, swapped or unindexed (and says so), and `kopsim report` leaves it out or refuses.
+Two runs into one folder: the second is refused, naming the first."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kopsim.cli import main
+from kopsim.errors import InputError
+from kopsim.experiment import experiment_from_dict
+from kopsim.results import INDEX, LOCK, read_hands
+from kopsim.run import run_experiment
+
+VARIANTS = ["kop", "kop-sportowy", "kop-victory-cards"]  # none, series, bankroll sessions
+BASE = {"name": "tamper", "deals": 640, "seed": 11, "sessions": True, "chunk": 128,
+        "bots": "random", "variants": VARIANTS}
+CHUNKS = 5
+
+
+def experiment(**changes):
+    return experiment_from_dict({**BASE, **changes})
+
+
+def files(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for sub in ("hands", "sessions", "logs")
+            for p in sorted((out / sub).glob("*/*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("ref") / "out"
+    run_experiment(experiment(), out, jobs=1, log=True)
+    return out
+
+
+@pytest.fixture
+def copy(reference, tmp_path) -> Path:
+    out = tmp_path / "out"
+    shutil.copytree(reference, out)
+    return out
+
+
+def chunk(out: Path, variant: str, k: int, table: str = "hands") -> Path:
+    ext = "jsonl" if table == "logs" else "parquet"
+    return out / table / variant / f"chunk-{k:06d}.{ext}"
+
+
+def flip(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def resume(out: Path, capsys) -> tuple[object, str]:
+    s = run_experiment(experiment(), out, jobs=1, log=True)
+    return s, capsys.readouterr().err
+
+
+def drop_index_line(out: Path, variant: str, k: int) -> None:
+    lines = (out / INDEX).read_text("utf-8").splitlines(keepends=True)
+    keep = [x for x in lines if not (json.loads(x)["variant"] == variant
+                                     and json.loads(x)["chunk"] == k)]
+    assert len(keep) == len(lines) - 1
+    (out / INDEX).write_text("".join(keep), "utf-8")
+
+
+def test_the_index_lists_every_chunk_with_rows_and_hashes(reference):
+    import hashlib
+
+    lines = [json.loads(x) for x in (reference / INDEX).read_text("utf-8").splitlines()]
+    assert sorted((x["variant"], x["chunk"]) for x in lines) == sorted(
+        (v, k) for v in VARIANTS for k in range(CHUNKS))
+    hands = read_hands(reference)
+    for line in lines:
+        for rec in line["files"]:
+            data = (reference / rec["file"]).read_bytes()
+            assert rec["bytes"] == len(data) and rec["sha256"] == hashlib.sha256(data).hexdigest()
+            if rec["file"].startswith("hands/"):
+                assert rec["rows"] == len(hands.filter(
+                    (hands["variant"] == line["variant"])
+                    & (hands["deal_id"] // 128 == line["chunk"])))
+
+
+TAMPERING = {
+    "flipped bytes": (lambda out: flip(chunk(out, "kop", 1)), [("kop", 1)], "sha256"),
+    "truncated": (lambda out: chunk(out, "kop", 2).write_bytes(
+        chunk(out, "kop", 2).read_bytes()[:100]), [("kop", 2)], "truncated"),
+    "emptied": (lambda out: chunk(out, "kop", 0).write_bytes(b""), [("kop", 0)], "0 bytes"),
+    "swapped": (lambda out: (chunk(out, "kop-sportowy", 1).rename(out / "x"),
+                             chunk(out, "kop-sportowy", 2).rename(chunk(out, "kop-sportowy", 1)),
+                             (out / "x").rename(chunk(out, "kop-sportowy", 2))),
+                [("kop-sportowy", 1), ("kop-sportowy", 2)], "replaced"),
+    "sessions deleted": (lambda out: chunk(out, "kop-sportowy", 3, "sessions").unlink(),
+                         [("kop-sportowy", 3)], "missing"),
+    "sessions flipped": (lambda out: flip(chunk(out, "kop-sportowy", 0, "sessions")),
+                         [("kop-sportowy", 0)], "sessions/kop-sportowy/chunk-000000.parquet"),
+    "hands deleted": (lambda out: chunk(out, "kop", 4).unlink(), [("kop", 4)], "missing"),
+    "log edited": (lambda out: flip(chunk(out, "kop", 3, "logs")), [("kop", 3)], "logs/kop"),
+    "not in the index": (lambda out: drop_index_line(out, "kop", 3), [("kop", 3)],
+                         "not in the chunk index"),
+    "bankroll chunk flipped": (lambda out: flip(chunk(out, "kop-victory-cards", 2)),
+                               [("kop-victory-cards", k) for k in (2, 3, 4)], "bankroll"),
+}
+
+
+@pytest.mark.parametrize("case", TAMPERING)
+def test_resume_replays_every_chunk_it_cannot_trust(reference, copy, capsys, case):
+    tamper, replayed, why = TAMPERING[case]
+    tamper(copy)
+    s, err = resume(copy, capsys)
+    assert s.chunks_played == len(replayed)
+    for variant, k in replayed:
+        assert f"replaying chunk {k} of variant {variant!r}" in err
+    assert why in err
+    assert files(copy) == files(reference)
+    s, err = resume(copy, capsys)  # and now it is whole again
+    assert s.chunks_played == 0 and "replaying" not in err
+
+
+def test_a_damaged_index_line_is_not_trusted(reference, copy, capsys):
+    lines = (copy / INDEX).read_text("utf-8").splitlines(keepends=True)
+    entry = json.loads(lines[0])
+    lines[0] = lines[0].replace('"rows":', '"rows":1', 1)  # still JSON, no longer its hash
+    (copy / INDEX).write_text("".join(lines), "utf-8")
+    s, err = resume(copy, capsys)
+    assert f"{INDEX} line 1: its hash does not match" in err
+    assert f"replaying chunk {entry['chunk']} of variant {entry['variant']!r}" in err
+    assert s.chunks_played == 1 and files(copy) == files(reference)
+
+
+def test_a_torn_last_index_line_costs_one_chunk(reference, copy, capsys):
+    text = (copy / INDEX).read_bytes()
+    (copy / INDEX).write_bytes(text[:-40])
+    s, err = resume(copy, capsys)
+    assert "not a JSON line" in err and s.chunks_played == 1
+    assert files(copy) == files(reference)
+
+
+def test_without_an_index_everything_is_replayed(reference, copy, capsys):
+    (copy / INDEX).unlink()
+    s, err = resume(copy, capsys)
+    assert s.chunks_played == CHUNKS * len(VARIANTS) and "not in the chunk index" in err
+    assert files(copy) == files(reference)
+
+
+def test_extra_files_are_removed_and_named(reference, copy, capsys):
+    shutil.copy(chunk(copy, "kop", 0), chunk(copy, "kop", 99))
+    (copy / "hands" / "ghost").mkdir()
+    shutil.copy(chunk(copy, "kop", 0), chunk(copy, "ghost", 0))
+    s, err = resume(copy, capsys)
+    assert s.chunks_played == 0
+    assert f"removing {chunk(copy, 'kop', 99)}: not a file of this run" in err
+    assert f"removing {chunk(copy, 'ghost', 0)}" in err
+    assert files(copy) == files(reference)
+
+
+@pytest.mark.parametrize("damage", [b"{\"format\": 1, \"experi", b"[1, 2]", b"\xff\xfe"])
+def test_a_damaged_manifest_is_refused(copy, capsys, damage):
+    (copy / "manifest.json").write_bytes(damage)
+    with pytest.raises(InputError) as e:
+        run_experiment(experiment(), copy, jobs=1, log=True)
+    assert "manifest.json: damaged" in str(e.value)
+
+
+# ------------------------------------------------------------------------------ the lock
+
+
+def test_a_second_run_into_the_same_folder_is_refused_naming_the_first(tmp_path, capsys):
+    path = tmp_path / "slow.toml"  # the reference engine plays slowly enough to be caught
+    path.write_text('name = "slow"\ndeals = 100_000\nseed = 3\nengine = "reference"\n'
+                    'bots = "random"\nvariants = ["kop"]\n')
+    out = tmp_path / "out"
+    first = subprocess.Popen([sys.executable, "-m", "kopsim.cli", "run", str(path), "--out",
+                              str(out), "--jobs", "1", "--no-progress"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and not (out / LOCK).is_file() or not (
+                out / LOCK).read_text():
+            time.sleep(0.05)
+        assert main(["run", str(path), "--out", str(out), "--seed", "99", "--jobs", "1",
+                     "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert f"error: {out}: another kopsim run is writing into this folder" in err
+        assert f"pid {first.pid} on {os.uname().nodename}" in err and "seed 3" in err
+        assert "started 20" in err and "Traceback" not in err
+        assert json.loads((out / "manifest.json").read_text())["seed"] == 3
+    finally:
+        first.kill()
+        first.wait()
