@@ -197,3 +197,108 @@ def test_a_second_run_into_the_same_folder_is_refused_naming_the_first(tmp_path,
     finally:
         first.kill()
         first.wait()
+
+
+# ---------------------------------------------------------------------------- the report
+
+
+def report_of(out: Path):
+    from kopsim.report.results import load_results
+
+    return load_results(out)
+
+
+def test_a_whole_run_reports_without_warnings(reference, tmp_path, capsys):
+    assert report_of(reference).warnings == []
+    assert main(["report", str(reference), "-o", str(tmp_path / "rep")]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_a_hand_written_folder_has_no_index_and_no_warnings(tmp_path):
+    sys.path.insert(0, str(Path(__file__).parent / "data"))
+    import results_fixtures as fx
+
+    assert report_of(fx.tiny(tmp_path / "tiny")).warnings == []
+
+
+REPORT_TAMPERING = {
+    "flipped bytes": (lambda out: flip(chunk(out, "kop", 1)), ("kop", 1), "sha256"),
+    "truncated": (lambda out: chunk(out, "kop", 2).write_bytes(
+        chunk(out, "kop", 2).read_bytes()[:100]), ("kop", 2), "truncated"),
+    "emptied": (lambda out: chunk(out, "kop-sportowy", 0).write_bytes(b""), ("kop-sportowy", 0),
+                "0 bytes"),
+    "sessions flipped": (lambda out: flip(chunk(out, "kop-sportowy", 3, "sessions")),
+                         ("kop-sportowy", 3), "sessions/kop-sportowy/chunk-000003.parquet"),
+    "hands deleted": (lambda out: chunk(out, "kop", 4).unlink(), ("kop", 4), "missing"),
+}
+
+
+@pytest.mark.parametrize("case", REPORT_TAMPERING)
+def test_the_report_leaves_out_a_chunk_it_cannot_trust_and_says_so(reference, copy, tmp_path,
+                                                                   capsys, case):
+    tamper, (variant, k), why = REPORT_TAMPERING[case]
+    tamper(copy)
+    res = report_of(copy)
+    assert chunk(copy, variant, k) not in res.hand_files
+    assert chunk(copy, variant, k, "sessions") not in res.session_files
+    assert len(res.hand_files) == CHUNKS * len(VARIANTS) - 1
+    assert any(w.startswith(f"chunk {k} of variant {variant!r} is left out") and why in w
+               for w in res.warnings), res.warnings
+    assert f"variant {variant!r}: 1 of {CHUNKS} chunks are missing or left out (chunk {k})" in (
+        res.warnings)
+    assert main(["report", str(copy), "-o", str(tmp_path / "rep")]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: chunk {k} of variant {variant!r} is left out" in err
+    assert "Traceback" not in err
+    whole = read_hands(reference)
+    shown = res.hands().select("variant", "deal_id").collect()
+    assert len(shown) == len(whole) - len(whole.filter(
+        (whole["variant"] == variant) & (whole["deal_id"] // 128 == k)))
+
+
+def test_the_report_names_extra_files_and_damaged_index_lines(copy):
+    shutil.copy(chunk(copy, "kop", 0), chunk(copy, "kop", 7))
+    lines = (copy / INDEX).read_text("utf-8").splitlines(keepends=True)
+    entry = json.loads(lines[-1])
+    lines[-1] = lines[-1].replace('"rows":', '"rows":9', 1)
+    (copy / INDEX).write_text("".join(lines), "utf-8")
+    res = report_of(copy)
+    assert f"{chunk(copy, 'kop', 7)} is left out: it is not in the chunk index (an extra file)" in (
+        res.warnings)
+    assert any(w.startswith(f"{INDEX} line {len(lines)}: its hash does not match")
+               for w in res.warnings)
+    gone = chunk(copy, entry["variant"], entry["chunk"])
+    assert gone not in res.hand_files and chunk(copy, "kop", 7) not in res.hand_files
+
+
+def test_a_folder_without_index_is_reported_with_a_warning(copy):
+    (copy / INDEX).unlink()
+    assert any("no chunk index" in w for w in report_of(copy).warnings)
+
+
+def test_a_folder_of_nothing_but_damaged_chunks_is_refused(copy, capsys):
+    for p in copy.glob("hands/*/*.parquet"):
+        p.write_bytes(b"")
+    assert main(["report", str(copy), "-o", str(copy / "rep")]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {copy / 'hands'}: no hand file can be trusted" in err
+    assert "Traceback" not in err
+
+
+def test_an_interrupted_run_is_reported_with_warnings(tmp_path, capsys):
+    def stop_after_four(r, seen=[]):
+        seen.append(r)
+        if len(seen) == 4:
+            raise KeyboardInterrupt
+
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment(experiment(), out, jobs=1, on_chunk=stop_after_four)
+    res = report_of(out)
+    assert res.warnings[0].startswith("the run is not finished")
+    missing = [w for w in res.warnings if "chunks are missing or left out" in w]
+    assert len(missing) == len(VARIANTS)  # 4 of 15 chunks written, chunk 0 and 1 first
+    assert main(["report", str(out), "-o", str(tmp_path / "rep")]) == 0
+    err = capsys.readouterr().err
+    assert "warning: the run is not finished" in err
+    assert f"warning: variant 'kop-victory-cards': {CHUNKS - 1} of {CHUNKS} chunks" in err
