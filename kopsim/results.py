@@ -375,7 +375,7 @@ def _parse_line(raw: bytes) -> tuple[dict | None, str]:
 
 def _file_ok(rec) -> bool:
     return (isinstance(rec, dict) and isinstance(rec.get("file"), str)
-            and CHUNK_FILE_RE.match(rec["file"]) is not None
+            and CHUNK_FILE_RE.fullmatch(rec["file"]) is not None
             and all(type(rec.get(key)) is int and rec[key] >= 0 for key in ("rows", "bytes"))
             and isinstance(rec.get("sha256"), str) and len(rec["sha256"]) == 64)
 

@@ -340,11 +340,16 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, jobs: int | N
         return _run_locked(exp, out, jobs, backend, scheduler, log, progress, on_chunk)
 
 
-def make_out_folder(out: Path) -> None:
-    """The results folder, made if need be; a path that is a file is refused, located."""
+def check_out_folder(out: Path) -> None:
+    """A path that exists and is not a folder cannot be the results folder: refused, located."""
     if out.exists() and not out.is_dir():
         raise InputError([Problem(str(out), "", "is a file, not a folder: --out takes the "
                                   "results folder")])
+
+
+def make_out_folder(out: Path) -> None:
+    """The results folder, made if need be."""
+    check_out_folder(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -537,7 +542,7 @@ def _verified_chunks(exp: Experiment, out: Path, log: bool) -> dict[str, set[int
         name = rel.as_posix()
         if name in files_kept:
             continue
-        m = R.CHUNK_FILE_RE.match(name)
+        m = R.CHUNK_FILE_RE.fullmatch(name)
         v = by_label.get(m.group(2)) if m else None
         key = (m.group(2), int(m.group(3))) if m else None
         if v is not None and key[1] < exp.chunks and name in {
@@ -631,7 +636,7 @@ def _differences(a: dict, b: dict) -> list[str]:
     if a.get("deals") != b.get("deals"):
         words.append(f"the number of deals: {both('deals')}")
     if a.get("chunk") != b.get("chunk"):
-        words.append(f"the chunk size: {both('chunk')} deals")
+        words.append(f"the chunk size: {both('chunk', lambda x: f'{x} deals')}")
     if a.get("variants") != b.get("variants"):
         if labels(a.get("variants")) != labels(b.get("variants")):
             words.append(f"the variants: {both('variants', labels)}")
@@ -644,7 +649,7 @@ def _differences(a: dict, b: dict) -> list[str]:
         if labels(a.get("bots")) != labels(b.get("bots")):
             words.append(f"the bots: {both('bots', labels)}")
         else:
-            words.append("the bots' parameters")
+            words.append("the bots behind the same labels (their kind or parameters)")
     if a.get("sessions") != b.get("sessions"):
         words.append(f"session scoring: {both('sessions', lambda x: 'on' if x else 'off')}")
     if (a.get("rotate"), a.get("rotation_period")) != (b.get("rotate"), b.get("rotation_period")):
