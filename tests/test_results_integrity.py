@@ -302,3 +302,38 @@ def test_an_interrupted_run_is_reported_with_warnings(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "warning: the run is not finished" in err
     assert f"warning: variant 'kop-victory-cards': {CHUNKS - 1} of {CHUNKS} chunks" in err
+
+
+# -------------------------------------------------------------------------------- Ctrl-C
+
+
+def test_ctrl_c_under_dask_is_one_clean_line_and_keeps_finished_chunks(tmp_path):
+    """SIGINT to the whole process group, as a terminal's Ctrl-C sends it."""
+    import signal
+
+    path = tmp_path / "exp.toml"
+    path.write_text('deals = 400_000\nseed = 3\nchunk = 4096\nbots = "random"\n'
+                    'variants = ["kop"]\n')
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "kopsim.cli", "run", str(path), "--out",
+                             str(out), "--backend", "dask", "--jobs", "2", "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and len(list(out.glob("hands/*/*.parquet"))) < 3:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130
+    after_plan = [x for x in err.splitlines() if x.strip() and not x.startswith(
+        ("experiment ", "  "))]
+    assert after_plan == [f"interrupted: finished chunks are kept in {out}; run the same "
+                          "command again to resume"], err
+    written = len(list(out.glob("hands/*/*.parquet")))
+    finished = len((out / INDEX).read_text().splitlines())  # a chunk cut before its line is
+    assert finished >= 3 and written - 1 <= finished <= written  # replayed on resume
