@@ -337,3 +337,67 @@ def test_ctrl_c_under_dask_is_one_clean_line_and_keeps_finished_chunks(tmp_path)
     written = len(list(out.glob("hands/*/*.parquet")))
     finished = len((out / INDEX).read_text().splitlines())  # a chunk cut before its line is
     assert finished >= 3 and written - 1 <= finished <= written  # replayed on resume
+
+
+# ------------------------------------------------------------------- tampering, at random
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+OPS = ["flip", "truncate", "empty", "delete", "swap", "extra", "index-line", "index-tear"]
+
+
+def tamper_at_random(out: Path, data) -> None:
+    chunk_files = sorted(p for p in out.glob("*/*/chunk-*") if p.is_file())
+    for _ in range(data.draw(st.integers(1, 4))):
+        op = data.draw(st.sampled_from(OPS))
+        p = data.draw(st.sampled_from(chunk_files))
+        if not p.exists() and op not in ("index-line", "index-tear"):
+            continue
+        if op == "flip":
+            raw = bytearray(p.read_bytes())
+            if raw:
+                raw[data.draw(st.integers(0, len(raw) - 1))] ^= data.draw(st.integers(1, 255))
+            p.write_bytes(bytes(raw))
+        elif op == "truncate":
+            p.write_bytes(p.read_bytes()[:data.draw(st.integers(0, max(0, p.stat().st_size - 1)))])
+        elif op == "empty":
+            p.write_bytes(b"")
+        elif op == "delete":
+            p.unlink()
+        elif op == "swap":
+            q = data.draw(st.sampled_from([x for x in chunk_files if x.parent == p.parent]))
+            if q.exists() and q != p:
+                a, b = p.read_bytes(), q.read_bytes()
+                p.write_bytes(b)
+                q.write_bytes(a)
+        elif op == "extra":
+            (p.parent / "chunk-000777.parquet").write_bytes(p.read_bytes())
+        else:
+            lines = (out / INDEX).read_bytes().splitlines(keepends=True)
+            if lines:
+                i = data.draw(st.integers(0, len(lines) - 1))
+                cut = data.draw(st.integers(0, len(lines[i]) - 1))
+                lines[i] = lines[i][:cut] + (b"" if op == "index-tear" else b"x" + lines[i][cut:])
+                (out / INDEX).write_bytes(b"".join(lines))
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_random_tampering_is_never_used_and_resume_restores_the_run(reference, tmp_path_factory,
+                                                                     data):
+    out = tmp_path_factory.mktemp("fuzz") / "out"
+    shutil.copytree(reference, out)
+    tamper_at_random(out, data)
+    whole = files(reference)
+    try:
+        res = report_of(out)
+    except InputError:
+        pass  # refused: nothing used
+    else:  # every file the report reads is the run's own, byte for byte
+        for f in res.hand_files + res.session_files:
+            assert f.read_bytes() == whole[str(f.relative_to(out))]
+    run_experiment(experiment(), out, jobs=1, log=True)
+    assert files(out) == whole
+    assert report_of(out).warnings == []
