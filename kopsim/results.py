@@ -251,18 +251,6 @@ def remove_temporaries(out: Path) -> int:
     return n
 
 
-def finished_chunks(out: Path, variant: str) -> set[int]:
-    folder = out / "hands" / variant
-    done = set()
-    if folder.is_dir():
-        for p in folder.glob("chunk-*.parquet"):
-            try:
-                done.add(int(p.stem.split("-")[1]))
-            except (IndexError, ValueError):
-                continue
-    return done
-
-
 def read_manifest(out: Path) -> dict | None:
     """The manifest, None when there is none; a damaged one is refused, located."""
     p = out / MANIFEST
@@ -399,7 +387,8 @@ def damage(out: Path, line: dict) -> str:
             return (f"{rec['file']} has {size:,} bytes, the chunk index says {rec['bytes']:,} "
                     "(truncated, damaged or replaced)")
         if file_sha256(p) != rec["sha256"]:
-            return f"{rec['file']} does not match its sha256 in the chunk index (damaged or replaced)"
+            return (f"{rec['file']} does not match its sha256 in the chunk index "
+                    "(damaged or replaced)")
     return ""
 
 

@@ -2,9 +2,10 @@
 
 A chunk is a range of deal ids of one variant, played by the batch kernel or, when a bot is plain
 Python, by the reference engine. Chunks run on joblib (loky processes, or Dask); the main process
-writes each finished chunk atomically (results.py), completes bankroll sessions in deal order,
-and on a rerun plays only the chunks that are missing. The layout of hands on deal ids is
-explained in kopsim/experiment.py.
+writes each finished chunk atomically and indexes it (results.py), completes bankroll sessions in
+deal order, and on a rerun plays only the chunks that are missing or fail their check against
+the chunk index. One run at a time holds the results folder (a lock). The layout of hands on
+deal ids is explained in kopsim/experiment.py.
 """
 
 from __future__ import annotations
@@ -186,8 +187,7 @@ def _play_chunk(t: ChunkTask) -> ChunkResult:
 
     return ChunkResult(v.label, t.k, t.start, t.stop, len(d), hands, sessions, log, payouts,
                        time.perf_counter() - t0, _peak_rss_mb(), os.getpid(),
-                       socket.gethostname(), engine_fingerprint(),
-                       session_rows if v.session == "series" else 0)
+                       socket.gethostname(), engine_fingerprint(), session_rows)
 
 
 def _series_sessions(t: ChunkTask, d, session, payouts, labels, seat_bot):
@@ -331,8 +331,6 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, jobs: int | N
     """Play every chunk not yet in `out`, write each atomically, and finish the manifest.
 
     `on_chunk` is called after each chunk is written (tests use it to interrupt a run)."""
-    from .parallel import run_tasks
-
     out = Path(out) if out is not None else default_out(exp)
     make_out_folder(out)
     holder = {"started": _now(), "experiment": exp.name, "seed": exp.seed, "deals": exp.deals}

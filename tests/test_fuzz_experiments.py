@@ -51,7 +51,9 @@ def toml_value(v) -> str:
     if isinstance(v, int):
         return str(v)
     if isinstance(v, float):
-        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf") if math.isinf(v) else repr(v)
+        if math.isnan(v):
+            return "nan"
+        return ("inf" if v > 0 else "-inf") if math.isinf(v) else repr(v)
     if isinstance(v, str):
         return json.dumps(v)  # a JSON string is a TOML basic string
     if isinstance(v, list):

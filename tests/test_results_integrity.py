@@ -271,6 +271,23 @@ def test_the_report_names_extra_files_and_damaged_index_lines(copy):
     assert gone not in res.hand_files and chunk(copy, "kop", 7) not in res.hand_files
 
 
+def test_an_indexed_chunk_outside_the_manifest_is_left_out(copy):
+    from kopsim.results import append_index, file_record, index_line
+
+    ghost = chunk(copy, "ghost", 0)
+    ghost.parent.mkdir()
+    shutil.copy(chunk(copy, "kop", 0), ghost)
+    beyond = chunk(copy, "kop", CHUNKS)
+    shutil.copy(chunk(copy, "kop", 0), beyond)
+    for label, k, path in (("ghost", 0, ghost), ("kop", CHUNKS, beyond)):
+        append_index(copy, index_line(label, k, [file_record(copy, path, path.read_bytes(), 1)]))
+    res = report_of(copy)
+    assert ghost not in res.hand_files and beyond not in res.hand_files
+    for label, k in (("ghost", 0), ("kop", CHUNKS)):
+        assert (f"chunk {k} of variant {label!r} is left out: it is not a chunk of the run in "
+                "the manifest (an extra chunk)") in res.warnings
+
+
 def test_a_folder_without_index_is_reported_with_a_warning(copy):
     (copy / INDEX).unlink()
     assert any("no chunk index" in w for w in report_of(copy).warnings)

@@ -275,12 +275,16 @@ def _trusted_files(path: Path, data: dict, files: list[Path], warnings: list[str
         return set(files)
     for why in index.damaged:
         warnings.append(f"{R.INDEX} {why}: the chunk it described is left out")
+    planned = _planned(data)
     good: set[str] = set()
     done: dict[str, set[int]] = {}
     for (label, k), line in sorted(index.lines.items()):
         why = R.damage(path, line)
+        if planned is not None and (label not in planned[0] or k >= planned[1]):
+            why = "it is not a chunk of the run in the manifest (an extra chunk)"
         if why:
-            warnings.append(f"chunk {k} of variant {label!r} is left out: {why}; {REPLAY}")
+            warnings.append(f"chunk {k} of variant {label!r} is left out: {why}"
+                            + ("" if "extra" in why else f"; {REPLAY}"))
             continue
         good.update(rec["file"] for rec in line["files"])
         done.setdefault(label, set()).add(k)
@@ -292,22 +296,27 @@ def _trusted_files(path: Path, data: dict, files: list[Path], warnings: list[str
             trusted.add(f)
         elif name not in bad_lines:
             warnings.append(f"{f} is left out: it is not in the chunk index (an extra file)")
-    warnings += _missing_chunks(data, done)
+    if planned is not None:
+        warnings += _missing_chunks(planned, done)
     return trusted
 
 
-def _missing_chunks(data: dict, done: dict[str, set[int]]) -> list[str]:
+def _planned(data: dict) -> tuple[list[str], int] | None:
+    """The variant labels and the chunk count per variant the manifest promises, if it says."""
     chunks = data.get("chunks")
     count = chunks.get("count") if isinstance(chunks, dict) else None
     raw = data.get("variants")
     if type(count) is not int or count < 0 or not isinstance(raw, list):
-        return []
+        return None
+    labels = [v["label"] for v in raw if isinstance(v, dict) and isinstance(v.get("label"), str)]
+    return labels, count
+
+
+def _missing_chunks(planned: tuple[list[str], int], done: dict[str, set[int]]) -> list[str]:
+    labels, count = planned
     out = []
-    for v in raw:
-        label = v.get("label") if isinstance(v, dict) else None
-        if not isinstance(label, str):
-            continue
-        have = {k for k in done.get(label, set()) if k < count}
+    for label in labels:
+        have = done.get(label, set())
         if len(have) == count:
             continue
         first = []
