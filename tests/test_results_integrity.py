@@ -399,8 +399,8 @@ def tamper_at_random(out: Path, data) -> None:
                 (out / INDEX).write_bytes(b"".join(lines))
 
 
-@settings(max_examples=12, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=int(os.environ.get("KOPSIM_TAMPER_EXAMPLES", "12")), deadline=None,
+          derandomize=True, database=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_random_tampering_is_never_used_and_resume_restores_the_run(reference, tmp_path_factory,
                                                                      data):

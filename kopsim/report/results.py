@@ -214,7 +214,7 @@ def load_results(path: str | Path) -> Results:
         problems.append(Problem(str(mpath), "experiment", "expected an object"))
         experiment = {}
     variants = _variants(mpath, data, problems)
-    warnings = _run_warnings(data, variants)
+    warnings = _run_warnings(data)
     on_disk = _chunk_files(path / "hands")
     trusted = _trusted_files(path, data, on_disk + _chunk_files(path / "sessions"), warnings)
     hand_files = [f for f in on_disk if f in trusted]
@@ -254,7 +254,7 @@ def _written_by_run(data: dict) -> bool:
     return isinstance(data.get("run_key"), dict)
 
 
-def _run_warnings(data: dict, variants: list[Variant]) -> list[str]:
+def _run_warnings(data: dict) -> list[str]:
     if not _written_by_run(data):
         return []
     status = data.get("status")
