@@ -36,7 +36,10 @@ from .ruleset import Ruleset, _merge, _read_toml, load_raw, ruleset_from_dict
 
 KERNEL_CHUNK = 65536  # deals per chunk when every bot runs in the batch kernel
 REFERENCE_CHUNK = 256  # ... when a plain-Python bot makes every hand go through the reference engine
-LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+=-]*$")
+LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+=-]*$")  # names a folder: no path, no '..'
+MAX_NAME = 100  # characters in an experiment name or a variant label
+MAX_DEALS = 10**12  # deal ids, seeds and row counts stay far inside int64
+MAX_CHUNK = 2**20  # deals per chunk: one chunk's arrays stay well inside a worker's memory
 
 
 ENGINE_FILES = ("batch.py", "bits.py", "compiled.py", "game.py", "scoring.py", "session.py",
@@ -86,12 +89,12 @@ class VariantFile(_Model):
 class ExperimentFile(_Model):
     name: Optional[str] = None  # default: the file's stem
     description: str = ""
-    deals: int = Field(ge=1)
+    deals: int = Field(ge=1, le=MAX_DEALS)
     seed: int = Field(0, ge=0, lt=2**63)
     sessions: bool = False  # play each ruleset's own session scoring, where it has one
     rotate: Any = False  # false, true (one seat every 4 deals) or "session"
     engine: Literal["auto", "kernel", "reference"] = "auto"
-    chunk: Optional[int] = Field(None, ge=1)  # deals per chunk
+    chunk: Optional[int] = Field(None, ge=1, le=MAX_CHUNK)  # deals per chunk
     bots: Any  # a bot for every seat, or a list of 4; a bot is a name or a table with `name`
     variants: list[Any] = Field(min_length=1)  # names, paths or VariantFile tables
 
@@ -135,7 +138,7 @@ class Experiment:
 
     @property
     def chunks(self) -> int:
-        return math.ceil(self.deals / self.chunk)
+        return -(-self.deals // self.chunk)
 
     def labels(self) -> list[str]:
         return [b.label for b in self.bots]
@@ -310,9 +313,9 @@ def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None
             problems += e.problems
     seen: dict[str, int] = {}
     for i, v in zip(index, variants):
-        if not LABEL_RE.match(v.label):
+        if not safe_name(v.label):
             problems.append(Problem(src, f"variants[{i}].label", f"{v.label!r} cannot name a "
-                                    "results folder: use letters, digits, '.', '_', '-', '+'"))
+                                    f"results folder: {NAME_RULE}"))
         if v.label in seen:
             problems.append(Problem(src, f"variants[{i}]", f"two variants are labelled "
                                     f"{v.label!r}: give each a distinct `label`"))
@@ -338,6 +341,11 @@ def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None
                                     f"have the same length (got {sorted(strides)})"))
         else:
             period = strides.pop()
+    name = f.name if f.name is not None else (path.stem if path is not None else "experiment")
+    if not isinstance(name, str) or not safe_name(name):
+        given = "" if f.name is not None else " (the file's name, as no `name` is given)"
+        problems.append(Problem(src, "name", f"{name!r}{given} cannot name a results folder: "
+                                f"{NAME_RULE}"))
     if problems:
         raise InputError(problems)
     size = f.chunk or _default_chunk(f.deals, engine)
@@ -346,11 +354,19 @@ def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None
         if v.stride:
             unit = unit * v.stride // math.gcd(unit, v.stride)
     size = math.ceil(size / unit) * unit  # series chunks hold whole sessions
-    name = f.name or (path.stem if path is not None else "experiment")
     return Experiment(name=name, description=f.description, path=path, deals=f.deals,
                       seed=f.seed, sessions=f.sessions, rotate=rotate, period=period,
                       engine=engine, chunk=size, bots=bots, lineup=lineup, variants=variants,
                       overrides=overrides)
+
+
+NAME_RULE = (f"use up to {MAX_NAME} letters, digits, '.', '_', '-', '+', '=', starting with a "
+             "letter or digit")
+
+
+def safe_name(name: str) -> bool:
+    """A name that can only ever be one file name inside the results folder."""
+    return len(name) <= MAX_NAME and LABEL_RE.fullmatch(name) is not None
 
 
 def _default_chunk(deals: int, engine: str) -> int:

@@ -39,18 +39,73 @@ def _dask_client(jobs: int | None, scheduler: str | None):
         if scheduler:
             client = Client(scheduler)
         else:
-            cluster = LocalCluster(n_workers=jobs or default_jobs(), threads_per_worker=1,
-                                   processes=True, dashboard_address=None)
+            with _sigint_ignored(), _quiet_workers():
+                cluster = LocalCluster(n_workers=jobs or default_jobs(), threads_per_worker=1,
+                                       processes=True, dashboard_address=":0")
             client = Client(cluster)
-        try:
-            yield client
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+    except BaseException:
+        _restore(quiet, levels)
+        raise
+    try:
+        yield client
+    except BaseException:
+        _silence_dask()
+        raise
     finally:
-        for lg, level in zip(quiet, levels):
-            lg.setLevel(level)
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    _restore(quiet, levels)
+
+
+def _restore(loggers: list, levels: list[int]) -> None:
+    for lg, level in zip(loggers, levels):
+        lg.setLevel(level)
+
+
+def _silence_dask() -> None:
+    """Interrupted or failed: the run says so in one line, and the cluster's complaints about
+    work cut short as it closes would only bury that line. They come from its event loop until
+    after the client is closed, so they stay silenced for the rest of the process."""
+    names = [n for n in logging.root.manager.loggerDict
+             if n.split(".")[0] in ("distributed", "tornado", "asyncio")]
+    for name in names + ["distributed", "tornado", "asyncio"]:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+@contextlib.contextmanager
+def _quiet_workers():
+    """The worker processes started now log nothing short of critical: a chunk cut short by
+    Ctrl-C or by a failure elsewhere is not news (the run reports what happened)."""
+    key = "DASK_LOGGING__DISTRIBUTED"
+    previous = os.environ.get(key)
+    os.environ[key] = "critical"
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = previous
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """SIGINT ignored while worker processes start, so they ignore it too (an ignored signal
+    stays ignored across exec, and Python then installs no KeyboardInterrupt handler): a Ctrl-C
+    at the terminal interrupts the run, which closes its cluster, instead of printing a
+    traceback from every worker."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def run_tasks(fn: Callable, tasks: Iterable, backend: str = "loky", jobs: int | None = None,

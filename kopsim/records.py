@@ -5,8 +5,8 @@ or drop them.
 
 The hands of a bankroll session (victory cards, `kop-victory-cards`), where a loser who cannot pay
 in full pays what he has, one unit at a time to the winners in turn clockwise from his left, carry
-two fields beyond HAND-RECORD.md's table; their `payouts` is, as everywhere, what each seat actually
-gained (negative: paid): the cards that moved, never more than a seat held.
+two more fields (HAND-RECORD.md §2.20, §2.21); their `payouts` is, as everywhere, what each seat
+actually gained (negative: paid): the cards that moved, never more than a seat held.
 
 | field | type | meaning |
 | --- | --- | --- |

@@ -1,23 +1,34 @@
-"""The results folder of `kopsim run`: Parquet columns, atomic chunk files, the manifest.
+"""The results folder of `kopsim run`: Parquet columns, atomic chunk files, the chunk index, the
+manifest, the lock.
 
 The layout and the columns are the contract of docs/results.md (read by `kopsim report`, notebooks
 and scripts): columns may be added, never renamed or dropped. Each chunk file is written under a
-temporary name and renamed when complete, so a chunk file that exists is whole; a chunk is
-finished when its `hands` file exists (its `sessions` and `logs` files are written before it).
+temporary name and renamed when complete. A chunk is finished when its line is in the chunk index
+(chunks.jsonl: every file's byte count, sha256 and rows, and a hash of the line itself), appended
+after its files are written; a file that is missing, damaged, replaced or not in the index is
+never trusted: `kopsim run` replays its chunk and `kopsim report` leaves it out, saying so.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
+import re
+import socket
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from .compiled import TIERS
+from .errors import InputError, Problem
 
 MANIFEST = "manifest.json"
+INDEX = "chunks.jsonl"
+LOCK = "run.lock"
 FORMAT = 1
 
 WINNER_NAMES = ["old", "young"]  # kernel codes 0, 1; -1 is null
@@ -221,8 +232,12 @@ def write_atomic(path: Path, data: bytes) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
     if hasattr(os, "O_DIRECTORY"):  # POSIX: a directory can be opened and synced
-        fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
         try:
             os.fsync(fd)
         finally:
@@ -240,28 +255,208 @@ def remove_temporaries(out: Path) -> int:
     return n
 
 
-def finished_chunks(out: Path, variant: str) -> set[int]:
-    folder = out / "hands" / variant
-    done = set()
-    if folder.is_dir():
-        for p in folder.glob("chunk-*.parquet"):
-            try:
-                done.add(int(p.stem.split("-")[1]))
-            except (IndexError, ValueError):
-                continue
-    return done
-
-
 def read_manifest(out: Path) -> dict | None:
+    """The manifest, None when there is none; a damaged one is refused, located."""
     p = out / MANIFEST
     if not p.exists():
         return None
-    return json.loads(p.read_text(encoding="utf-8"))
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise InputError([Problem(str(p), "", f"damaged, cannot be read ({e}): this folder "
+                                  "cannot be resumed; choose another --out, or delete it")])
+    if not isinstance(data, dict):
+        raise InputError([Problem(str(p), "", "damaged: expected a JSON object; this folder "
+                                  "cannot be resumed; choose another --out, or delete it")])
+    return data
 
 
 def write_manifest(out: Path, manifest: dict) -> None:
     text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
     write_atomic(out / MANIFEST, text.encode("utf-8"))
+
+
+# -------------------------------------------------------------------------------- chunk index
+
+CHUNK_FILE_RE = re.compile(r"^(hands|sessions|logs)/([A-Za-z0-9][A-Za-z0-9._+=-]*)/"
+                           r"chunk-(\d{6,})\.(parquet|jsonl)$")
+
+
+def file_record(out: Path, path: Path, data: bytes, rows: int) -> dict:
+    """What the index keeps of one written file: enough to tell it from any other."""
+    return {"file": path.relative_to(out).as_posix(), "rows": int(rows), "bytes": len(data),
+            "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def index_line(variant: str, k: int, files: list[dict]) -> dict:
+    line = {"variant": variant, "chunk": k, "files": files}
+    line["sha256"] = _line_hash(line)
+    return line
+
+
+def _line_hash(line: dict) -> str:
+    body = {key: v for key, v in line.items() if key != "sha256"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"))
+                          .encode()).hexdigest()
+
+
+def _line_text(line: dict) -> bytes:
+    return (json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+
+
+def append_index(out: Path, line: dict) -> None:
+    """Append one chunk's line and flush it to disk: from here on the chunk is finished. A line
+    torn by a crash fails its own hash, and its chunk is replayed."""
+    path = out / INDEX
+    new = not path.exists()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, _line_text(line))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if new:
+        _sync_folder(out)
+
+
+def write_index(out: Path, lines: list[dict]) -> None:
+    """Replace the whole index (atomically) by these lines: on resume, the verified ones."""
+    write_atomic(out / INDEX, b"".join(_line_text(x) for x in lines))
+
+
+@dataclass
+class Index:
+    lines: dict[tuple[str, int], dict] = field(default_factory=dict)  # the last valid line
+    damaged: list[str] = field(default_factory=list)  # "line N: why", for the user
+    present: bool = False
+
+
+def read_index(out: Path) -> Index:
+    """The valid lines of the chunk index; a line that is torn, edited or malformed is listed in
+    `damaged` and trusted for nothing."""
+    path = out / INDEX
+    if not path.is_file():
+        return Index()
+    index = Index(present=True)
+    with open(path, "rb") as f:
+        for n, raw in enumerate(f, 1):
+            if not raw.strip():
+                continue
+            line, why = _parse_line(raw)
+            if why:
+                index.damaged.append(f"line {n}: {why}")
+            else:
+                index.lines[(line["variant"], line["chunk"])] = line
+    return index
+
+
+def _parse_line(raw: bytes) -> tuple[dict | None, str]:
+    try:
+        line = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None, "not a JSON line (torn or damaged)"
+    if not isinstance(line, dict) or line.get("sha256") != _line_hash(line):
+        return None, "its hash does not match its content (damaged or edited)"
+    files = line.get("files")
+    k = line.get("chunk")
+    if not (isinstance(line.get("variant"), str) and type(k) is int and k >= 0
+            and isinstance(files, list) and files and all(_file_ok(r) for r in files)):
+        return None, "not a chunk entry of docs/results.md"
+    return line, ""
+
+
+def _file_ok(rec) -> bool:
+    return (isinstance(rec, dict) and isinstance(rec.get("file"), str)
+            and CHUNK_FILE_RE.fullmatch(rec["file"]) is not None
+            and all(type(rec.get(key)) is int and rec[key] >= 0 for key in ("rows", "bytes"))
+            and isinstance(rec.get("sha256"), str) and len(rec["sha256"]) == 64)
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def damage(out: Path, line: dict) -> str:
+    """Why the files of an indexed chunk cannot be trusted ("" when each matches its record)."""
+    for rec in line["files"]:
+        p = out / rec["file"]
+        if not p.is_file():
+            return f"{rec['file']} is missing"
+        size = p.stat().st_size
+        if size != rec["bytes"]:
+            return (f"{rec['file']} has {size:,} bytes, the chunk index says {rec['bytes']:,} "
+                    "(truncated, damaged or replaced)")
+        if file_sha256(p) != rec["sha256"]:
+            return (f"{rec['file']} does not match its sha256 in the chunk index "
+                    "(damaged or replaced)")
+    return ""
+
+
+def chunk_files_on_disk(out: Path) -> list[Path]:
+    """Every file under hands/, sessions/ and logs/ but temporaries, relative to `out`."""
+    found = []
+    for sub in ("hands", "sessions", "logs"):
+        folder = out / sub
+        if folder.is_dir():
+            found += [p.relative_to(out) for p in folder.glob("*/*")
+                      if p.is_file() and ".tmp" not in p.name]
+    return sorted(found)
+
+
+# ------------------------------------------------------------------------------------- lock
+
+
+@contextmanager
+def folder_lock(out: Path, holder: dict):
+    """An exclusive lock on the results folder for the whole run: flock on run.lock, which the
+    system releases when the process ends, however it ends. A second run is refused, naming the
+    first from what it wrote into the file (pid, host, start time, seed)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - no flock (Windows): unlocked
+        yield
+        return
+    path = out / LOCK
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise InputError([Problem(str(path), "", f"cannot create the run's lock file: {e}")])
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise InputError([Problem(str(out), "", "another kopsim run is writing into this "
+                                      f"folder ({_holder_text(path)}): wait for it to end, or "
+                                      "choose another --out")]) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, (json.dumps({**holder, "pid": os.getpid(), "host": socket.gethostname()})
+                      + "\n").encode())
+        os.fsync(fd)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _holder_text(path: Path) -> str:
+    import time
+
+    for _ in range(20):  # the holder writes its details just after taking the lock
+        try:
+            h = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            h = None
+        if isinstance(h, dict) and "pid" in h:
+            return (f"pid {h.get('pid')} on {h.get('host')}, started {h.get('started')}, "
+                    f"experiment {h.get('experiment')!r}, seed {h.get('seed')}")
+        time.sleep(0.05)
+    return f"its details in {path} are unreadable"
+
+
+# ---------------------------------------------------------------------------------- reading
 
 
 def _read(out: str | Path, table: str, variant: str | None, schema: dict, key: str):

@@ -2,14 +2,14 @@
 
 A chunk is a range of deal ids of one variant, played by the batch kernel or, when a bot is plain
 Python, by the reference engine. Chunks run on joblib (loky processes, or Dask); the main process
-writes each finished chunk atomically (results.py), completes bankroll sessions in deal order,
-and on a rerun plays only the chunks that are missing. The layout of hands on deal ids is
-explained in kopsim/experiment.py.
+writes each finished chunk atomically and indexes it (results.py), completes bankroll sessions in
+deal order, and on a rerun plays only the chunks that are missing or fail their check against
+the chunk index. One run at a time holds the results folder (a lock). The layout of hands on
+deal ids is explained in kopsim/experiment.py.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -69,6 +69,7 @@ class ChunkResult:
     pid: int
     host: str = ""
     engine_code: str = ""  # the worker's engine_fingerprint()
+    session_rows: int = 0
 
 
 @dataclass
@@ -173,19 +174,20 @@ def _play_chunk(t: ChunkTask) -> ChunkResult:
                        hand_index, seat_bot, a)
     log = ("".join(x + "\n" for x in lines)).encode("utf-8") if t.log else None
     sessions = payouts = None
+    session_rows = 0
     if v.session == "bankroll":
         hands: Any = df
         payouts = np.asarray(a["payouts"], np.float64)
     else:
         hands = R.parquet_bytes(df)
         if v.session == "series":
-            sessions = R.parquet_bytes(_series_sessions(t, d, session, a["payouts"], labels,
-                                                        seat_bot))
+            frame = _series_sessions(t, d, session, a["payouts"], labels, seat_bot)
+            sessions, session_rows = R.parquet_bytes(frame), len(frame)
     import socket
 
     return ChunkResult(v.label, t.k, t.start, t.stop, len(d), hands, sessions, log, payouts,
                        time.perf_counter() - t0, _peak_rss_mb(), os.getpid(),
-                       socket.gethostname(), engine_fingerprint())
+                       socket.gethostname(), engine_fingerprint(), session_rows)
 
 
 def _series_sessions(t: ChunkTask, d, session, payouts, labels, seat_bot):
@@ -232,7 +234,8 @@ CARRY0 = {"open": False, "session": -1, "next_session": 0, "hands": 0, "balance"
 
 def _finish_bankroll(exp: Experiment, v: Variant, r: ChunkResult, carry: dict):
     """Complete a bankroll chunk in deal order: session and hand index per hand, the sessions
-    that ended in it, its log lines; the carry (open session) is stored with the chunk."""
+    that ended in it, its log lines; the carry (open session) is stored with the chunk.
+    Returns (hands, sessions, session rows, log, hand rows, carry)."""
     import polars as pl
 
     from .sessionrows import bankroll_scan
@@ -261,7 +264,8 @@ def _finish_bankroll(exp: Experiment, v: Variant, r: ChunkResult, carry: dict):
                      bankroll=scan.held[j].tolist())
             out.append(HandRecord.from_dict(d).to_json() + "\n")
         log = "".join(out).encode("utf-8")
-    return R.parquet_bytes(df), R.parquet_bytes(sessions), log, len(df), scan.carry
+    return (R.parquet_bytes(df), R.parquet_bytes(sessions), len(sessions), log, len(df),
+            scan.carry)
 
 
 def _carry_from_files(out: Path, v: Variant, k: int) -> dict:
@@ -334,17 +338,42 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, jobs: int | N
     """Play every chunk not yet in `out`, write each atomically, and finish the manifest.
 
     `on_chunk` is called after each chunk is written (tests use it to interrupt a run)."""
+    out = Path(out) if out is not None else default_out(exp)
+    make_out_folder(out)
+    holder = {"started": _now(), "experiment": exp.name, "seed": exp.seed, "deals": exp.deals}
+    with R.folder_lock(out, holder):
+        return _run_locked(exp, out, jobs, backend, scheduler, log, progress, on_chunk)
+
+
+def check_out_folder(out: Path) -> None:
+    """A path that exists and is not a folder cannot be the results folder: refused, located."""
+    if out.exists() and not out.is_dir():
+        raise InputError([Problem(str(out), "", "is a file, not a folder: --out takes the "
+                                  "results folder")])
+
+
+def make_out_folder(out: Path) -> None:
+    """The results folder, made if need be."""
+    check_out_folder(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError([Problem(str(out), "", f"cannot make the results folder: "
+                                  f"{e.strerror or e}")])
+
+
+def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
+                scheduler: str | None, log: bool, progress: bool | None,
+                on_chunk: Callable[[ChunkResult], None] | None) -> RunSummary:
     from .parallel import run_tasks
 
-    out = Path(out) if out is not None else default_out(exp)
-    out.mkdir(parents=True, exist_ok=True)
     manifest = exp.manifest(log)
     old = R.read_manifest(out)
     if old is not None:
         _check_resumable(old, manifest, out)
         manifest["created"] = old.get("created")
     else:
-        if any(out.iterdir()):
+        if any(p.name != R.LOCK for p in out.iterdir()):
             raise InputError([Problem(str(out), "", "the folder is not empty and holds no "
                                       f"{R.MANIFEST}: choose another --out")])
         manifest["created"] = _now()
@@ -353,24 +382,26 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, jobs: int | N
 
     K = exp.chunks
     by_label = {v.label: v for v in exp.variants}
-    done = {v.label: R.finished_chunks(out, v.label) & set(range(K)) for v in exp.variants}
+    done = _verified_chunks(exp, out, log)
     carry: dict[str, dict] = {}
     next_k: dict[str, int] = {}
     for v in exp.variants:
-        if v.session == "bankroll":  # chunks are written in order: resume after the first gap
-            k = 0
-            while k in done[v.label]:
-                k += 1
-            done[v.label] = set(range(k))
-            next_k[v.label] = k
-            carry[v.label] = _carry_from_files(out, v, k)
+        if v.session == "bankroll":
+            next_k[v.label] = len(done[v.label])  # _verified_chunks keeps a prefix
+            carry[v.label] = _carry_from_files(out, v, next_k[v.label])
     before = sum(len(s) for s in done.values())
-    todo = [(k, v) for k in range(K) for v in exp.variants if k not in done[v.label]]
-    deals_todo = sum(min(exp.deals, (k + 1) * exp.chunk) - k * exp.chunk for k, _ in todo)
+    deals_before = sum(_chunk_deals(exp, k) for s in done.values() for k in s)
     total = exp.deals * len(exp.variants)
+    deals_todo = total - deals_before
+
+    def todo():  # lazily: a run of 10**12 deals plans as little as one of 10**3
+        for k in range(K):
+            for v in exp.variants:
+                if k not in done[v.label]:
+                    yield k, v
 
     def tasks():
-        for k, v in todo:
+        for k, v in todo():
             yield ChunkTask(v, k, k * exp.chunk, min(exp.deals, (k + 1) * exp.chunk), exp.deals,
                             exp.seed, exp.engine, exp.bots, exp.lineup, exp.period, log,
                             os.getpid() if backend == "loky" else None)
@@ -393,15 +424,20 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, jobs: int | N
     def write(v: Variant, r: ChunkResult) -> None:
         nonlocal played, deals, written
         if v.session == "bankroll":
-            hands, sessions, logb, rows, carry[v.label] = _finish_bankroll(exp, v, r,
-                                                                          carry[v.label])
+            hands, sessions, session_rows, logb, rows, carry[v.label] = _finish_bankroll(
+                exp, v, r, carry[v.label])
         else:
-            hands, sessions, logb, rows = r.hands, r.sessions, r.log, r.rows
-        if logb is not None:
-            R.write_atomic(R.log_path(out, v.label, r.k), logb)
-        if sessions is not None:
-            R.write_atomic(R.sessions_path(out, v.label, r.k), sessions)
-        R.write_atomic(R.hands_path(out, v.label, r.k), hands)  # last: marks the chunk done
+            hands, sessions, session_rows, logb, rows = (r.hands, r.sessions, r.session_rows,
+                                                         r.log, r.rows)
+        records = []
+        for path, data, n in ((R.log_path(out, v.label, r.k), logb, None),
+                              (R.sessions_path(out, v.label, r.k), sessions, session_rows),
+                              (R.hands_path(out, v.label, r.k), hands, rows)):
+            if data is not None:
+                R.write_atomic(path, data)
+                records.append(R.file_record(out, path, data,
+                                             data.count(b"\n") if n is None else n))
+        R.append_index(out, R.index_line(v.label, r.k, records))  # last: the chunk is done
         played += 1
         deals += r.stop - r.start
         written += rows
@@ -420,7 +456,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, jobs: int | N
             "the same command again to resume.")
 
     results = run_tasks(play_chunk, tracked(), backend=backend, jobs=jobs,
-                        scheduler=scheduler) if todo else iter(())
+                        scheduler=scheduler) if deals_todo else iter(())
     try:
         while True:
             try:
@@ -470,6 +506,77 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, jobs: int | N
     return summary
 
 
+def _chunk_deals(exp: Experiment, k: int) -> int:
+    return min(exp.deals, (k + 1) * exp.chunk) - k * exp.chunk
+
+
+def _verified_chunks(exp: Experiment, out: Path, log: bool) -> dict[str, set[int]]:
+    """The chunks of this run whose files all match their line in the chunk index. Every other
+    file under hands/, sessions/ and logs/ is removed, so its chunk is replayed, and stderr says
+    which and why; the index is rewritten with the lines kept."""
+    index = R.read_index(out)
+    for why in index.damaged:
+        _say(f"{out / R.INDEX} {why}: the chunk it described is not trusted")
+    by_label = {v.label: v for v in exp.variants}
+    kept: dict[tuple[str, int], dict] = {}
+    replay: dict[tuple[str, int], str] = {}
+    for key, line in index.lines.items():
+        v = by_label.get(key[0])
+        if v is None or key[1] >= exp.chunks:
+            continue  # not a chunk of this run: its files are removed below
+        expected = {p.relative_to(out).as_posix() for p in _chunk_paths(out, v, key[1], log)}
+        listed = {rec["file"] for rec in line["files"]}
+        why = ("the chunk index lists other files than this run writes" if listed != expected
+               else R.damage(out, line))
+        if why:
+            replay[key] = why
+        else:
+            kept[key] = line
+    done = {v.label: {k for (label, k) in kept if label == v.label} for v in exp.variants}
+    for v in exp.variants:
+        if v.session == "bankroll":  # its sessions run on across chunks: keep the first ones
+            first_gap = next(k for k in range(len(done[v.label]) + 1) if k not in done[v.label])
+            later = sorted(k for k in done[v.label] if k > first_gap)
+            for k in later:
+                replay[(v.label, k)] = (f"its bankroll sessions run on from chunk {first_gap}, "
+                                        "which is replayed")
+                del kept[(v.label, k)]
+            done[v.label] -= set(later)
+    files_kept = {rec["file"] for line in kept.values() for rec in line["files"]}
+    for rel in R.chunk_files_on_disk(out):
+        name = rel.as_posix()
+        if name in files_kept:
+            continue
+        m = R.CHUNK_FILE_RE.fullmatch(name)
+        v = by_label.get(m.group(2)) if m else None
+        key = (m.group(2), int(m.group(3))) if m else None
+        if v is not None and key[1] < exp.chunks and name in {
+                p.relative_to(out).as_posix() for p in _chunk_paths(out, v, key[1], log)}:
+            replay.setdefault(key, f"{name} is not in the chunk index")
+        else:
+            _say(f"removing {out / rel}: not a file of this run")
+        (out / rel).unlink()
+    for (label, k), why in sorted(replay.items(), key=lambda x: (x[0][1], x[0][0])):
+        _say(f"replaying chunk {k} of variant {label!r}: {why}")
+    if index.present or kept:
+        R.write_index(out, [kept[key] for key in sorted(kept)])
+    return done
+
+
+def _chunk_paths(out: Path, v: Variant, k: int, log: bool) -> list[Path]:
+    """The files a chunk of this run writes."""
+    paths = [R.hands_path(out, v.label, k)]
+    if v.session:
+        paths.append(R.sessions_path(out, v.label, k))
+    if log:
+        paths.append(R.log_path(out, v.label, k))
+    return paths
+
+
+def _say(message: str) -> None:
+    print(f"resume: {message}", file=sys.stderr)
+
+
 def _status(exp: Experiment, out: Path, s: RunSummary) -> dict:
     hands, sessions = {}, {}
     for v in exp.variants:
@@ -504,21 +611,64 @@ def _failure_message(exp: Experiment, f: ChunkFailure, kept: int, out: Path) -> 
 
 
 def _check_resumable(old: dict, new: dict, out: Path) -> None:
-    a, b = old.get("run_key", {}), new["run_key"]
+    a, b = old.get("run_key"), new["run_key"]
     if a == b:
         return
-    diffs = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
-    parts = []
-    for k in diffs[:4]:
-        if k in ("engine_code", "kopsim"):
-            parts.append("kopsim's engine or bots changed since it was started")
-        else:
-            parts.append(f"{k}: {json.dumps(a.get(k))[:60]} in the folder, "
-                         f"{json.dumps(b.get(k))[:60]} now")
-    detail = "; ".join(parts)
+    if not isinstance(a, dict):
+        detail = "its manifest has no run key"
+    else:
+        detail = "; ".join(_differences(a, b))
     raise InputError([Problem(str(out), R.MANIFEST, "holds results of a different run "
                               f"({detail}); choose another --out, or delete the folder to "
                               "start again")])
+
+
+def _differences(a: dict, b: dict) -> list[str]:
+    """What differs between the run key in a folder (a) and this run's (b), in plain words."""
+    def both(key: str, show=lambda x: f"{x:,}" if type(x) is int else str(x)) -> str:
+        return f"{show(a.get(key))} in the folder, {show(b.get(key))} now"
+
+    def labels(x) -> str:
+        if not isinstance(x, list):
+            return "?"
+        return ", ".join(str(e.get("label")) if isinstance(e, dict) else "?" for e in x)
+
+    words = []
+    if a.get("kopsim") != b.get("kopsim") or a.get("engine_code") != b.get("engine_code"):
+        words.append("kopsim's engine or bots changed since the folder was started")
+    if a.get("seed") != b.get("seed"):
+        words.append(f"the seed: {both('seed')}")
+    if a.get("deals") != b.get("deals"):
+        words.append(f"the number of deals: {both('deals')}")
+    if a.get("chunk") != b.get("chunk"):
+        words.append(f"the chunk size: {both('chunk', lambda x: f'{x} deals')}")
+    if a.get("variants") != b.get("variants"):
+        if labels(a.get("variants")) != labels(b.get("variants")):
+            words.append(f"the variants: {both('variants', labels)}")
+        else:
+            changed = [str(x.get("label")) for x, y in zip(a["variants"], b["variants"])
+                       if x != y]
+            words.append("the ruleset or session scoring of variant"
+                         f"{'s' * (len(changed) != 1)} {', '.join(changed)}")
+    if a.get("bots") != b.get("bots"):
+        if labels(a.get("bots")) != labels(b.get("bots")):
+            words.append(f"the bots: {both('bots', labels)}")
+        else:
+            words.append("the bots behind the same labels (their kind or parameters)")
+    if a.get("sessions") != b.get("sessions"):
+        words.append(f"session scoring: {both('sessions', lambda x: 'on' if x else 'off')}")
+    if (a.get("rotate"), a.get("rotation_period")) != (b.get("rotate"), b.get("rotation_period")):
+        words.append(f"the seat rotation: {both('rotate', lambda x: x or 'fixed')}")
+    if a.get("engine") != b.get("engine"):
+        words.append(f"the engine: {both('engine')}")
+    if a.get("log") != b.get("log"):
+        words.append("hand logs: " + both("log", lambda x: "kept (--log)" if x else "not kept"))
+    known = {"kopsim", "engine_code", "seed", "deals", "chunk", "variants", "bots", "sessions",
+             "rotate", "rotation_period", "engine", "log"}
+    other = sorted(k for k in set(a) | set(b) if k not in known and a.get(k) != b.get(k))
+    if other:
+        words.append(f"also {', '.join(map(str, other))}")
+    return words or ["its run key differs"]
 
 
 def _now() -> str:

@@ -43,7 +43,7 @@ def add_commands(sub) -> None:
 def cmd_run(args) -> int:
     from .errors import InputError, Problem
     from .experiment import load_experiment, plan_text
-    from .run import ExperimentFailed, default_out, run_experiment
+    from .run import ExperimentFailed, check_out_folder, default_out, run_experiment
 
     backend = args.backend or ("dask" if args.scheduler else "loky")
     if args.scheduler and backend != "dask":
@@ -51,6 +51,7 @@ def cmd_run(args) -> int:
                                   "a scheduler address needs --backend dask")])
     exp = load_experiment(args.experiment, deals=args.deals, seed=args.seed, chunk=args.chunk)
     out = default_out(exp) if args.out is None else __import__("pathlib").Path(args.out)
+    check_out_folder(out)
     if args.check:
         print(clean(plan_text(exp, out, args.log)))
         return 0
@@ -68,6 +69,8 @@ def cmd_run(args) -> int:
     except ExperimentFailed as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except OSError as e:  # the results folder cannot be written (permissions, a full disk)
+        raise InputError([Problem(str(out), "", f"cannot write the results: {e}")]) from e
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished chunks are kept in {out}; run the same command again "
               "to resume", file=sys.stderr)

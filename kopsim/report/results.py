@@ -1,8 +1,11 @@
 """Reading a results folder (docs/results.md): the manifest, and lazy scans of the Parquet files.
 
-Nothing is loaded here but the manifest and the Parquet footers: every file's schema is checked
-up front so that a wrong or missing column is reported with its file, and the hands themselves are
-only ever read by the lazy queries of `analysis`.
+Nothing is loaded here but the manifest, the chunk index and the Parquet footers: every chunk file
+is checked against the chunk index (kopsim run writes it) and left out when it is damaged,
+replaced or not in the index; an unfinished run, missing or extra chunks become `warnings`
+(printed on stderr, shown at the top of the report). Every file's schema is checked up front so
+that a wrong or missing column is reported with its file, and the hands themselves are only ever
+read by the lazy queries of `analysis`.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from pathlib import Path
 
 import polars as pl
 
+from .. import results as R
 from ..errors import InputError, Problem, dotted
 from ..results import hand_schema, session_schema
 
@@ -80,6 +84,9 @@ class Results:
     variants: list[Variant]
     hand_files: list[Path]
     session_files: list[Path] = field(default_factory=list)
+    # what a reader must know before trusting the figures: an unfinished run, chunks missing,
+    # left out as damaged, or extra; empty when all is well
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -208,11 +215,17 @@ def load_results(path: str | Path) -> Results:
         problems.append(Problem(str(mpath), "experiment", "expected an object"))
         experiment = {}
     variants = _variants(mpath, data, problems)
-    hand_files = _chunk_files(path / "hands")
+    warnings = _run_warnings(data)
+    on_disk = _chunk_files(path / "hands")
+    trusted = _trusted_files(path, data, on_disk + _chunk_files(path / "sessions"), warnings)
+    hand_files = [f for f in on_disk if f in trusted]
+    session_files = [f for f in _chunk_files(path / "sessions") if f in trusted]
+    if on_disk and not hand_files:
+        raise InputError([Problem(str(path / "hands"), "", "no hand file can be trusted: "
+                                  + "; ".join(warnings))])
     if not hand_files:
         problems.append(Problem(str(path / "hands"), "", "no hand files: expected "
                                 "hands/VARIANT/chunk-*.parquet (has the run finished a chunk?)"))
-    session_files = _chunk_files(path / "sessions")
     for f in hand_files:
         _check_schema(f, HAND_COLUMNS, problems)
     for f in session_files:
@@ -231,4 +244,89 @@ def load_results(path: str | Path) -> Results:
         if label not in known:
             variants.append(Variant(label=label, in_manifest=False))
     return Results(path=path, manifest=data, experiment=experiment, variants=variants,
-                   hand_files=hand_files, session_files=session_files)
+                   hand_files=hand_files, session_files=session_files, warnings=warnings)
+
+
+REPLAY = "run the same `kopsim run` command again to replay it"
+
+
+def _written_by_run(data: dict) -> bool:
+    """A folder of `kopsim run` (its manifest has a run key), not one written by hand."""
+    return isinstance(data.get("run_key"), dict)
+
+
+def _run_warnings(data: dict) -> list[str]:
+    if not _written_by_run(data):
+        return []
+    status = data.get("status")
+    if isinstance(status, dict) and status.get("complete") is True:
+        return []
+    return ["the run is not finished (interrupted, or still running): its manifest is not "
+            "complete, so the figures cover only the chunks written so far"]
+
+
+def _trusted_files(path: Path, data: dict, files: list[Path], warnings: list[str]) -> set[Path]:
+    """The chunk files that match their line in the chunk index; the others are left out, and
+    `warnings` says which and why, and which chunks the manifest expects but are not there."""
+    index = R.read_index(path)
+    if not index.present:
+        if _written_by_run(data):
+            warnings.append(f"the folder has no chunk index ({R.INDEX}): its chunk files cannot "
+                            "be verified")
+        return set(files)
+    for why in index.damaged:
+        warnings.append(f"{R.INDEX} {why}: the chunk it described is left out")
+    planned = _planned(data)
+    good: set[str] = set()
+    done: dict[str, set[int]] = {}
+    for (label, k), line in sorted(index.lines.items()):
+        why = R.damage(path, line)
+        if planned is not None and (label not in planned[0] or k >= planned[1]):
+            why = "it is not a chunk of the run in the manifest (an extra chunk)"
+        if why:
+            warnings.append(f"chunk {k} of variant {label!r} is left out: {why}"
+                            + ("" if "extra" in why else f"; {REPLAY}"))
+            continue
+        good.update(rec["file"] for rec in line["files"])
+        done.setdefault(label, set()).add(k)
+    bad_lines = {rec["file"] for line in index.lines.values() for rec in line["files"]} - good
+    trusted = set()
+    for f in files:
+        name = f.relative_to(path).as_posix()
+        if name in good:
+            trusted.add(f)
+        elif name not in bad_lines:
+            warnings.append(f"{f} is left out: it is not in the chunk index (an extra file)")
+    if planned is not None:
+        warnings += _missing_chunks(planned, done)
+    return trusted
+
+
+def _planned(data: dict) -> tuple[list[str], int] | None:
+    """The variant labels and the chunk count per variant the manifest promises, if it says."""
+    chunks = data.get("chunks")
+    count = chunks.get("count") if isinstance(chunks, dict) else None
+    raw = data.get("variants")
+    if type(count) is not int or count < 0 or not isinstance(raw, list):
+        return None
+    labels = [v["label"] for v in raw if isinstance(v, dict) and isinstance(v.get("label"), str)]
+    return labels, count
+
+
+def _missing_chunks(planned: tuple[list[str], int], done: dict[str, set[int]]) -> list[str]:
+    labels, count = planned
+    out = []
+    for label in labels:
+        have = done.get(label, set())
+        if len(have) == count:
+            continue
+        first = []
+        k = 0
+        while len(first) < 5 and k < count:  # a few names, without walking every chunk id
+            if k not in have:
+                first.append(k)
+            k += 1
+        more = ", ..." if count - len(have) > len(first) else ""
+        out.append(f"variant {label!r}: {count - len(have):,} of {count:,} chunks are missing "
+                   f"or left out (chunk {', '.join(map(str, first))}{more})")
+    return out
