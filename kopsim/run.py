@@ -10,6 +10,7 @@ deal ids is explained in kopsim/experiment.py.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys

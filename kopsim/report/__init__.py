@@ -9,7 +9,6 @@ Importing this package is cheap: polars and matplotlib load only when a report i
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 
@@ -29,8 +28,6 @@ def build_report(results_dir: str | Path, out: str | Path | None = None):
     from .results import load_results
 
     res = load_results(results_dir)
-    for warning in res.warnings:  # before the long part, so a reader sees them at once
-        print(f"warning: {warning}", file=sys.stderr)
     an = analyse(res)
     plots = draw_all(an)
     out = Path(out) if out is not None else default_output(res.name)
