@@ -196,7 +196,7 @@ class Order(_Model):
     """
 
     trumps: list[str]
-    plain: dict[str, list[str]] = {}
+    plain: dict[str, list[str]] = Field({}, max_length=MAX_CARDS)
     description: str = ""
 
 
@@ -286,7 +286,7 @@ class Contract(_Model):
     team: Literal["holders", "called", "alone"] = "alone"
     # holders: the holders of team_cards form the old side;
     # called: the declarer plus the holder of the first card of team_cards he lacks
-    team_cards: list[str] = []
+    team_cards: list[str] = Field([], max_length=MAX_CARDS)
     instant: bool = False  # wins at once, without play
     goal: Literal["points", "all_tricks"] = "points"
     order: Optional[str] = None

@@ -318,3 +318,16 @@ def test_hostile_files_exit_2_in_a_real_process(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
     assert proc.stderr.count("error: ") == 2
+
+
+@pytest.mark.parametrize("body, where", [
+    ("[orders.as-dycha.plain]\n" + "".join(f"g{i} = []\n" for i in range(200)),
+     "orders.as-dycha.plain"),
+    ("[contracts.wesele]\nteam_cards = " + json.dumps(["JC"] * 65), "contracts.wesele.team_cards"),
+])
+def test_lists_compiled_into_tables_are_capped(tmp_path, capsys, body, where):
+    # the kernel's tables have a row per plain suit (each a card-by-card beat table) and a
+    # column per team card: a file's worth of empty suits or repeated cards only costs time and
+    # memory, and at most 64 of either can mean something
+    p = write(tmp_path, f'extends = "kop"\n{body}\n')
+    refused(p, capsys, f"{where}:", "at most 64")
