@@ -444,7 +444,9 @@ def _read_toml(path: Path, label: str) -> dict:
     try:
         data = tomllib.loads(text)
     except RecursionError:
-        raise InputError([Problem(str(path), "", "TOML nested too deeply: at most "
+        line = _deep_line(text)
+        raise InputError([Problem(str(path), f"line {line}" if line else "",
+                                  "TOML nested too deeply: at most "
                                   f"{MAX_NESTING} tables and arrays inside one another")])
     except tomllib.TOMLDecodeError as e:
         msg = str(e)
@@ -459,6 +461,37 @@ def _read_toml(path: Path, label: str) -> dict:
         raise InputError([Problem(str(path), where, f"TOML syntax error: {msg}")])
     _check_nesting(data, str(path))
     return data
+
+
+def _deep_line(text: str) -> int | None:
+    """The line on which brackets and braces, outside strings and comments, first open more than
+    MAX_NESTING deep: a rough scan of TOML, only to locate what the parser cannot nest into."""
+    depth, line, i = 0, 1, 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "\"'":
+            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else ch
+            end = i + len(quote)
+            while end < len(text) and not text.startswith(quote, end):
+                end += 2 if text[end] == "\\" and quote[0] == '"' else 1
+            line += text.count("\n", i, end)
+            i = end + len(quote)
+            continue
+        if ch == "#":
+            i = text.find("\n", i)
+            if i < 0:
+                break
+            continue
+        if ch == "\n":
+            line += 1
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return line
+        elif ch in "]}":
+            depth -= 1
+        i += 1
+    return None
 
 
 def _check_nesting(data: dict, source: str) -> None:

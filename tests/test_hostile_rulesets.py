@@ -257,8 +257,10 @@ def test_a_holders_team_of_three_cards_stays_zero_sum(tmp_path):
 
 
 def test_toml_nested_1000_deep_is_refused(tmp_path, capsys):
-    p = write(tmp_path, 'extends = "kop"\nx = ' + "[" * 1000 + "]" * 1000 + "\n")
-    refused(p, capsys, "nested too deeply")
+    p = write(tmp_path, 'extends = "kop"\n# [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\n'
+              'x = "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["\ny = ' + "[" * 1000
+              + "]" * 1000 + "\n")
+    refused(p, capsys, "line 4: TOML nested too deeply")
 
 
 def test_a_table_nested_deeper_than_the_limit_is_refused_by_its_path(tmp_path, capsys):
@@ -269,7 +271,7 @@ def test_a_table_nested_deeper_than_the_limit_is_refused_by_its_path(tmp_path, c
 def test_not_nested_600_deep_is_refused(tmp_path, capsys):
     pred = "{ not = " * 600 + '{ holds_all = ["QC"] }' + " }" * 600
     p = write(tmp_path, f'extends = "kop"\n[contracts.cicha]\neligible = {pred}\n')
-    refused(p, capsys, "nested")
+    refused(p, capsys, "line 3: TOML nested too deeply")
 
 
 def test_an_extends_chain_of_1500_files_is_refused(tmp_path, capsys):
