@@ -98,9 +98,13 @@ def is_number(v) -> bool:
 
 def call_names(tree: dict) -> list[str]:
     """The names the engines tell calls apart by, and the contracts'."""
-    names = ["pass", "double", "ask", tree.get("auction", {}).get("ask_call", "ask")]
-    names += list(tree.get("doubling", {}).get("names", []))
-    return names + list(tree.get("contracts", {}))
+    def table(key):
+        t = tree.get(key)
+        return t if isinstance(t, dict) else {}
+
+    names = ["pass", "double", "ask", table("auction").get("ask_call"),
+             *(table("doubling").get("names") or []), *table("contracts")]
+    return [n for n in names if isinstance(n, str)]
 
 
 def mutate(tree: dict, pick) -> None:
@@ -137,12 +141,14 @@ def mutate(tree: dict, pick) -> None:
     elif op == "type":
         parent[key] = copy.deepcopy(pick(OTHER_VALUES + HOSTILE_NUMBERS[:4]))
     elif op == "grow":
-        times = pick([2, 5, 20, 100])
+        times = pick([2, 5, 20])
         parent[key] = value * times if pick([True, False]) else \
             [f"{x}{i}" if isinstance(x, str) else x for i in range(times) for x in value]
     elif op == "nest":
         for _ in range(pick([1, 2, 10, 40])):
-            value = pick([{"not": value}, {"all_of": [value, value]}, {"any_of": [value]}])
+            # one nested operand and one leaf: the tree grows with the depth, not 2 ** depth
+            leaf = {"holds_any": ["QC"]}
+            value = pick([{"not": value}, {"all_of": [value, leaf]}, {"any_of": [leaf, value]}])
         parent[key] = value
     elif isinstance(value, list):
         value[pick(range(len(value)))] = pick(call_names(tree))
