@@ -542,7 +542,7 @@ def load_raw(name_or_path: str | Path, _chain: tuple[Path, ...] = ()) -> tuple[d
     """The merged TOML data of a ruleset, `extends` resolved (parents first)."""
     path = resolve_path(name_or_path, _chain[-1].parent if _chain else None)
     label = str(path) if not _chain or _exists(path) else str(name_or_path)
-    resolved = path.resolve()
+    resolved = _resolved(path, label)
     if resolved in _chain:
         cycle = " -> ".join(p.name for p in (*_chain, resolved))
         raise InputError([Problem(str(_chain[-1]), "extends", f"extends cycle: {cycle}")])
@@ -565,6 +565,13 @@ def load_raw(name_or_path: str | Path, _chain: tuple[Path, ...] = ()) -> tuple[d
                                   + "; ".join(str(p) for p in e.problems))])
     data.setdefault("name", path.stem)
     return _merge(parent, data), path
+
+
+def _resolved(path: Path, label: str) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError) as e:  # RuntimeError: a symlink loop
+        raise InputError([Problem(label, "", f"cannot read: {e}")])
 
 
 def _exists(path: Path) -> bool:

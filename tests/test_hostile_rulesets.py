@@ -305,6 +305,13 @@ def test_extends_of_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path, cap
     refused(p, capsys, "not a regular file")
 
 
+def test_a_symlink_loop_is_refused(tmp_path, capsys):
+    (tmp_path / "loop.toml").symlink_to("loop.toml")
+    p = write(tmp_path, 'extends = "loop.toml"\n')
+    refused(p, capsys, "extends:", "loop.toml: cannot read: Symlink loop")
+    refused(tmp_path / "loop.toml", capsys, "cannot read")
+
+
 def test_a_file_larger_than_the_limit_is_refused(tmp_path, capsys):
     p = tmp_path / "big.toml"
     p.write_text('extends = "kop"\n' + ("#" * 99 + "\n") * (MAX_FILE_BYTES // 100 + 1))
