@@ -140,10 +140,12 @@ def _play_batch(seeds, dealers, nc,
     hands = np.zeros(4, np.uint64)
     left = np.zeros(4, np.uint64)
     elig = np.zeros((n_preds, 4), np.bool_)
-    stack = np.zeros(64, np.bool_)
-    buf = np.zeros(2 + K + 16, np.int64)
-    tmp = np.zeros(2 + K + 16, np.int64)
-    dseats = np.zeros(16, np.int64)
+    # scratch sized from the compiled rules: the predicate programs' stack depth; the calls
+    # open to a seat (pass or ask, each bid, the next double); a seat per double said
+    stack = np.zeros(params[7], np.bool_)
+    buf = np.zeros(2 + K, np.int64)
+    tmp = np.zeros(2 + K, np.int64)
+    dseats = np.zeros(max(n_chain, 1), np.int64)
     who_played = np.full(nc, -1, np.int64)
     trick_buf = np.zeros(4, np.int64)
     rel = np.zeros(4, np.int64)

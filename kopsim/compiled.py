@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .ruleset import POSITIONS, Predicate, Ruleset
+from .ruleset import POSITIONS, Predicate, Ruleset, max_auction_calls
 
 CALL_PASS, CALL_ASK = 0, 1
 TEAM_CODES = {"holders": 0, "called": 1, "alone": 2}
@@ -65,7 +65,8 @@ def _compile_predicates(preds: list[Predicate | None], index: dict[str, int]):
         a.append(x)
         b.append(y)
 
-    def walk(p: Predicate) -> None:
+    def walk(p: Predicate) -> int:
+        """Emits p's postfix code; returns the stack depth its evaluation needs."""
         k = p.kind
         if k == "holds_all":
             emit(P_ALL, _mask(p.holds_all, index))
@@ -80,20 +81,25 @@ def _compile_predicates(preds: list[Predicate | None], index: dict[str, int]):
             emit(P_POS, 0, POSITIONS.index(p.position))
         elif k in ("all_of", "any_of"):
             subs = p.all_of if k == "all_of" else p.any_of
-            for s in subs:
-                walk(s)
+            # the i-th operand is evaluated above the i results before it
+            depth = max([i + walk(s) for i, s in enumerate(subs)] + [1])
             emit(P_AND if k == "all_of" else P_OR, 0, len(subs))
+            return depth
         else:
-            walk(p.not_)
+            depth = walk(p.not_)
             emit(P_NOT)
+            return depth
+        return 1
 
+    stack_size = 1
     for p in preds:
         start.append(len(ops))
         if p is not None:
-            walk(p)
+            stack_size = max(stack_size, walk(p))
         end.append(len(ops))
-    return (np.array(ops, np.int8), np.array(masks, np.uint64), np.array(a, np.int16),
-            np.array(b, np.int16), np.array(start, np.int32), np.array(end, np.int32))
+    program = (np.array(ops, np.int8), np.array(masks, np.uint64), np.array(a, np.int16),
+               np.array(b, np.int16), np.array(start, np.int32), np.array(end, np.int32))
+    return program, stack_size
 
 
 def compile_rules(r: Ruleset) -> CompiledRules:
@@ -139,7 +145,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
     # --- predicates: contract eligibility first, then restriction holdings
     preds: list[Predicate | None] = [r.contracts[n].eligible for n in contracts]
     preds += [res.holding for res in r.auction.restrictions]
-    p_op, p_mask, p_a, p_b, p_start, p_end = _compile_predicates(preds, index)
+    (p_op, p_mask, p_a, p_b, p_start, p_end), pred_stack = _compile_predicates(preds, index)
 
     # --- contracts
     bids = r.bids()
@@ -189,8 +195,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
 
     chain = r.doubling.names
     call_names = ["pass", A.ask_call] + contracts + list(chain)
-    nonpass = 1 + len(bids) + (len(bids) + 1) * max(len(chain), 0)
-    max_calls = nonpass * max(A.end_after_passes, 1) + A.end_after_passes_without_call + 4
+    max_calls = max_auction_calls(r)
 
     arrays = dict(
         card_points=np.array([r.deck.card_points(c) for c in cards], np.float64),
@@ -217,11 +222,12 @@ def compile_rules(r: Ruleset) -> CompiledRules:
         r_first_call=np.array([tri(x.first_call) for x in res], np.int8),
         r_bid_in_force=np.array([tri(x.bid_in_force) for x in res], np.int8),
         r_asked=np.array([tri(x.asked) for x in res], np.int8),
-        # scalars, as 1-element arrays so that everything crosses into numba the same way
+        # scalars, in two arrays so that everything crosses into numba the same way; params[7] is
+        # the stack depth the predicate programs need (the kernel sizes its scratch from it)
         params=np.array([
             STYLE_CODES[A.style], A.end_after_passes, A.end_after_passes_without_call,
             r.cap_without_bid(), len(chain), 1 if r.scoring.style == "zero_sum" else 0,
-            1 if r.scoring.tie == "nobody_wins" else 0,
+            1 if r.scoring.tie == "nobody_wins" else 0, pred_stack,
         ], np.int64),
         fparams=np.array([
             r.doubling.factor, r.win_points(), r.scoring.schneider_max_points,

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 import sys
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
@@ -26,6 +28,58 @@ else:  # pragma: no cover
 BUNDLED_DIR = Path(__file__).resolve().parent / "rulesets"
 
 
+# ---------------------------------------------------------------------------------------- limits
+# Every number and size the engines rely on has a bound, documented in docs/rulesets.md
+# ("Limits") and checked here at validation, so that no valid ruleset can overflow an int64 or a
+# compiled table's integer type, make a payout infinite or NaN, allocate without bound, or write
+# past a scratch array of the compiled engines. The bounds are far beyond any real rulebook.
+MAX_FILE_BYTES = 1 << 20  # a ruleset file is read up to this size, and only if a regular file
+MAX_EXTENDS_CHAIN = 16  # files in one chain of `extends`, the ruleset itself included
+MAX_EXTENDS_CHARS = 255  # the length of an `extends` name or path
+MAX_NESTING = 32  # tables and arrays inside one another in a ruleset file
+MAX_CARDS = 64  # a hand is a 64-bit mask
+MAX_DECK_NAMES = 64  # ranks, and suits, listed in the deck
+MAX_CONTRACTS = 60  # call codes and restriction masks share 64 bits with pass and ask
+MAX_ORDERS = 32
+MAX_DOUBLING_NAMES = 16  # the doubling chain; the kernel keeps one seat per double said
+MAX_RESTRICTIONS = 64
+MAX_MULTIPLIERS = 16
+MAX_PREDICATE_NODES = 256  # tables in one predicate, nested ones included
+MAX_AUCTION_CALLS = 512  # the longest auction the rules allow (every hand record holds this)
+MAX_PASSES = 16  # end_after_passes, end_after_passes_without_call
+MAX_CARD_POINTS = 1_000  # one card's points
+MAX_POINTS = MAX_CARDS * MAX_CARD_POINTS  # win_points, schneider_max_points
+MAX_BID_RANK = 10_000
+MAX_PRICE = 1_000_000  # a payout value, tie value, revoke penalty, placement points, bonus
+MAX_FACTOR = 16  # doubling factor, multiplier factor
+MAX_HAND_VALUE = 1e12  # a hand's value to one seat, every double and multiplier applied
+MAX_SESSION_HANDS = 10_000
+MAX_HANDS_OPTIONS = 64
+MAX_START = 10_000  # a bankroll's start (losers pay one unit at a time)
+
+
+def _float_in(lo: float, hi: float):
+    """A finite number in [lo, hi] (TOML writes nan and inf; no engine can price them)."""
+    return Annotated[float, Field(ge=lo, le=hi, allow_inf_nan=False)]
+
+
+def _int_in(lo: int, hi: int):
+    return Annotated[int, Field(ge=lo, le=hi)]
+
+
+CardPoints = _float_in(0, MAX_CARD_POINTS)
+Points = _float_in(0, MAX_POINTS)
+Value = _float_in(0, MAX_PRICE)  # what a hand pays, before doubles and multipliers
+SignedValue = _float_in(-MAX_PRICE, MAX_PRICE)
+DoublingFactor = _float_in(1, MAX_FACTOR)
+MultiplierFactor = _float_in(0, MAX_FACTOR)
+CardCount = _int_in(0, MAX_CARDS)
+Passes = _int_in(1, MAX_PASSES)
+DoubleCount = _int_in(0, MAX_DOUBLING_NAMES)
+BidRank = _int_in(0, MAX_BID_RANK)
+SessionHands = _int_in(1, MAX_SESSION_HANDS)
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
 
@@ -37,8 +91,8 @@ POSITIONS = ("forehand", "second", "third", "dealer")  # seats counted from the 
 
 class HoldsCount(_Model):
     cards: list[str]
-    min: int = 0
-    max: Optional[int] = None
+    min: CardCount = 0
+    max: Optional[CardCount] = None
 
 
 class Predicate(_Model):
@@ -119,9 +173,9 @@ Predicate.model_rebuild()
 
 
 class Deck(_Model):
-    ranks: list[str]
-    suits: list[str]
-    points: dict[str, float]  # card points by rank
+    ranks: list[str] = Field(max_length=MAX_DECK_NAMES)
+    suits: list[str] = Field(max_length=MAX_DECK_NAMES)
+    points: dict[str, CardPoints]  # card points by rank
     players: Literal[4] = 4
 
     def cards(self) -> list[str]:
@@ -142,7 +196,7 @@ class Order(_Model):
     """
 
     trumps: list[str]
-    plain: dict[str, list[str]] = {}
+    plain: dict[str, list[str]] = Field({}, max_length=MAX_CARDS)
     description: str = ""
 
 
@@ -169,27 +223,28 @@ class Auction(_Model):
     # single: each seat that may bid speaks once (bid or pass), nobody else calls.
     style: Literal["open", "ask", "single"] = "open"
     ask_call: str = "ask"
-    end_after_passes: int = Field(3, ge=1)  # passes in a row after a bid, double or ask
-    end_after_passes_without_call: int = Field(4, ge=1)  # passes in a row when nobody called
+    end_after_passes: Passes = 3  # passes in a row after a bid, double or ask
+    end_after_passes_without_call: Passes = 4  # passes in a row when nobody called
     no_bid: list[str]  # contracts tried in order when nobody bids (first whose `eligible` holds)
     dealt: list[str] = []  # contracts that win from the deal itself, before any auction
-    restrictions: list[Restriction] = []
+    restrictions: list[Restriction] = Field([], max_length=MAX_RESTRICTIONS)
 
 
 class Doubling(_Model):
-    names: list[str] = []  # the chain: the n-th double since the last bid carries the n-th name
-    factor: float = 2.0  # each counted double multiplies the value
-    cap_without_bid: Optional[int] = Field(None, ge=0)  # doubles allowed before any bid
+    # the chain: the n-th double since the last bid carries the n-th name
+    names: list[str] = Field([], max_length=MAX_DOUBLING_NAMES)
+    factor: DoublingFactor = 2.0  # each counted double multiplies the value
+    cap_without_bid: Optional[DoubleCount] = None  # doubles allowed before any bid
     without_bid: bool = True  # may doubles be said while no bid is in force?
 
 
 class Price(_Model):
     """A value: a number (no tiers), or one value per tier of the losing side."""
 
-    flat: Optional[float] = None
-    out: Optional[float] = None
-    schneider: Optional[float] = None
-    schwarz: Optional[float] = None
+    flat: Optional[Value] = None
+    out: Optional[Value] = None
+    schneider: Optional[Value] = None
+    schwarz: Optional[Value] = None
 
     @model_validator(mode="before")
     @classmethod
@@ -225,54 +280,54 @@ class Payout(_Model):
 
 class Contract(_Model):
     description: str = ""
-    bid_rank: Optional[int] = None  # biddable in the auction, higher rank beats lower
+    bid_rank: Optional[BidRank] = None  # biddable in the auction, higher rank beats lower
     eligible: Optional[Predicate] = None  # who may bid it / to whom a no-bid contract applies
     first_call_only: bool = False  # may only be a seat's first call of the auction
     team: Literal["holders", "called", "alone"] = "alone"
     # holders: the holders of team_cards form the old side;
     # called: the declarer plus the holder of the first card of team_cards he lacks
-    team_cards: list[str] = []
+    team_cards: list[str] = Field([], max_length=MAX_CARDS)
     instant: bool = False  # wins at once, without play
     goal: Literal["points", "all_tricks"] = "points"
     order: Optional[str] = None
-    max_doubles: Optional[int] = Field(None, ge=0)  # doubles allowed while it is in force
+    max_doubles: Optional[DoubleCount] = None  # doubles allowed while it is in force
     declarer_may_double_first: bool = False
     payout: Payout
 
 
 class Multiplier(_Model):
-    factor: float
+    factor: MultiplierFactor
     when: Literal["old_side_lost", "old_side_won", "tie"]
     contracts: Optional[list[str]] = None  # default: every contract
     note: str = ""
 
 
 class RevokePenalty(_Model):
-    offender: float
-    others: float
+    offender: SignedValue
+    others: SignedValue
 
 
 class Scoring(_Model):
     style: Literal["zero_sum", "winners_only"] = "zero_sum"
-    win_points: Optional[float] = None  # default: a majority of the pack's points
-    schneider_max_points: float = 25  # losing side with at most this and a trick: schneider
+    win_points: Optional[Points] = None  # default: a majority of the pack's points
+    schneider_max_points: Points = 25  # losing side with at most this and a trick: schneider
     tie: Literal["last_double_loses", "nobody_wins"] = "last_double_loses"
-    tie_value_without_double: Optional[float] = None  # default: the contract's own value
-    multipliers: list[Multiplier] = []
+    tie_value_without_double: Optional[Value] = None  # default: the contract's own value
+    multipliers: list[Multiplier] = Field([], max_length=MAX_MULTIPLIERS)
     revoke_penalty: Optional[RevokePenalty] = None  # cannot happen between bots; shown only
 
 
 class Session(_Model):
     kind: Literal["series", "bankroll"]
     # series: a fixed number of hands, then table places score points
-    hands: Optional[int] = Field(None, ge=1)
-    hands_options: list[int] = []
-    placement_points: list[float] = []
-    positive_bonus: float = 0  # shared equally by the players who end with a positive total
+    hands: Optional[SessionHands] = None
+    hands_options: list[SessionHands] = Field([], max_length=MAX_HANDS_OPTIONS)
+    placement_points: list[SignedValue] = Field([], max_length=4)
+    positive_bonus: Value = 0  # shared equally by the players who end with a positive total
     # bankroll: every player starts with `start`; the session ends after the hand in which a
     # player reaches zero; a loser who cannot pay in full pays what he has, one unit at a time
     # to the winners in turn clockwise from his left
-    start: Optional[float] = Field(None, gt=0)
+    start: Optional[Annotated[float, Field(gt=0, le=MAX_START, allow_inf_nan=False)]] = None
 
 
 class Ruleset(_Model):
@@ -280,7 +335,7 @@ class Ruleset(_Model):
     description: str = ""
     source: str = ""
     deck: Deck
-    orders: dict[str, Order]
+    orders: dict[str, Order] = Field(max_length=MAX_ORDERS)
     play: Play = Play()
     auction: Auction
     doubling: Doubling = Doubling()
@@ -360,16 +415,39 @@ def resolve_path(name_or_path: str | Path, relative_to: Path | None = None) -> P
     return p
 
 
-def _read_toml(path: Path, label: str) -> dict:
+def _read_text(path: Path, label: str) -> str:
+    """The text of a ruleset file: a regular file of at most MAX_FILE_BYTES, in UTF-8. Opened
+    without blocking and checked before reading, so a FIFO or a device is refused, not read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise InputError([Problem(label, "", "no such ruleset file "
                                   f"(bundled rulesets: {', '.join(bundled_names())})")])
-    except (OSError, UnicodeDecodeError) as e:
+    except (OSError, ValueError) as e:
         raise InputError([Problem(label, "", f"cannot read: {e}")])
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise InputError([Problem(label, "", "not a regular file: a ruleset is a TOML file")])
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError([Problem(label, "", f"larger than {MAX_FILE_BYTES:,} bytes: "
+                                  "not a ruleset file")])
     try:
-        return tomllib.loads(text)
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError([Problem(label, "", f"cannot read: not UTF-8 text ({e.reason} at byte "
+                                  f"{e.start})")])
+
+
+def _read_toml(path: Path, label: str) -> dict:
+    text = _read_text(path, label)
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        line = _deep_line(text)
+        raise InputError([Problem(str(path), f"line {line}" if line else "",
+                                  "TOML nested too deeply: at most "
+                                  f"{MAX_NESTING} tables and arrays inside one another")])
     except tomllib.TOMLDecodeError as e:
         msg = str(e)
         where = ""
@@ -381,6 +459,67 @@ def _read_toml(path: Path, label: str) -> dict:
             msg, _, rest = msg.partition(" (at ")
             where = rest.rstrip(")")
         raise InputError([Problem(str(path), where, f"TOML syntax error: {msg}")])
+    _check_nesting(data, str(path))
+    return data
+
+
+def _deep_line(text: str) -> int | None:
+    """The line on which brackets and braces, outside strings and comments, first open more than
+    MAX_NESTING deep: a rough scan of TOML, only to locate what the parser cannot nest into."""
+    depth, line, i = 0, 1, 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "\"'":
+            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else ch
+            end = i + len(quote)
+            while end < len(text) and not text.startswith(quote, end):
+                end += 2 if text[end] == "\\" and quote[0] == '"' else 1
+            line += text.count("\n", i, end)
+            i = end + len(quote)
+            continue
+        if ch == "#":
+            i = text.find("\n", i)
+            if i < 0:
+                break
+            continue
+        if ch == "\n":
+            line += 1
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return line
+        elif ch in "]}":
+            depth -= 1
+        i += 1
+    return None
+
+
+def _check_nesting(data: dict, source: str) -> None:
+    """Refuse tables and arrays nested deeper than MAX_NESTING (walked without recursion, so the
+    check itself cannot overflow the stack), naming the first path that goes too deep."""
+    todo: list[tuple[object, tuple]] = [(data, ())]
+    while todo:
+        value, loc = todo.pop()
+        if len(loc) > MAX_NESTING:
+            raise InputError([Problem(source, dotted(loc[:MAX_NESTING]) + "...",
+                                      f"nested more than {MAX_NESTING} deep: at most "
+                                      f"{MAX_NESTING} tables and arrays inside one another")])
+        if isinstance(value, dict):
+            todo += [(v, (*loc, k)) for k, v in value.items()]
+        elif isinstance(value, list):
+            todo += [(v, (*loc, i)) for i, v in enumerate(value)]
+
+
+def _check_extends_name(name: object, source: str) -> str:
+    if not isinstance(name, str) or not name:
+        raise InputError([Problem(source, "extends", "expected the name or path of a ruleset")])
+    if len(name) > MAX_EXTENDS_CHARS:
+        raise InputError([Problem(source, "extends", f"a name or path of {len(name):,} "
+                                  f"characters: at most {MAX_EXTENDS_CHARS}")])
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+        raise InputError([Problem(source, "extends", "a name or path with a control character "
+                                  "(such as NUL)")])
+    return name
 
 
 # Tables that are one value, not a set of settings: a child's replaces the parent's whole.
@@ -402,17 +541,20 @@ def _merge(parent: dict, child: dict) -> dict:
 def load_raw(name_or_path: str | Path, _chain: tuple[Path, ...] = ()) -> tuple[dict, Path]:
     """The merged TOML data of a ruleset, `extends` resolved (parents first)."""
     path = resolve_path(name_or_path, _chain[-1].parent if _chain else None)
-    label = str(path) if path.exists() or not _chain else str(name_or_path)
-    resolved = path.resolve()
+    label = str(path) if not _chain or _exists(path) else str(name_or_path)
+    resolved = _resolved(path, label)
     if resolved in _chain:
         cycle = " -> ".join(p.name for p in (*_chain, resolved))
         raise InputError([Problem(str(_chain[-1]), "extends", f"extends cycle: {cycle}")])
+    if len(_chain) >= MAX_EXTENDS_CHAIN:
+        raise InputError([Problem(str(_chain[-1]), "extends", "a chain of more than "
+                                  f"{MAX_EXTENDS_CHAIN} rulesets extending one another, from "
+                                  f"{_chain[0]}")])
     data = _read_toml(path, label)
     parent_name = data.pop("extends", None)
     if parent_name is None:
         return data, path
-    if not isinstance(parent_name, str):
-        raise InputError([Problem(str(path), "extends", "expected the name or path of a ruleset")])
+    parent_name = _check_extends_name(parent_name, str(path))
     try:
         parent, _ = load_raw(parent_name, (*_chain, resolved))
     except InputError as e:
@@ -423,6 +565,20 @@ def load_raw(name_or_path: str | Path, _chain: tuple[Path, ...] = ()) -> tuple[d
                                   + "; ".join(str(p) for p in e.problems))])
     data.setdefault("name", path.stem)
     return _merge(parent, data), path
+
+
+def _resolved(path: Path, label: str) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError) as e:  # RuntimeError: a symlink loop
+        raise InputError([Problem(label, "", f"cannot read: {e}")])
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def load_ruleset(name_or_path: str | Path) -> Ruleset:
@@ -445,6 +601,8 @@ def ruleset_from_dict(data: dict, source: str = "<ruleset>") -> Ruleset:
 def _pydantic_problem(source: str, err: dict) -> Problem:
     loc = [p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))]
     loc = ["not" if p == "not_" else p for p in loc]
+    if loc[-2:-1] in (["won"], ["lost"]) and loc[-1] == "flat":
+        loc = loc[:-1]  # a price written as a plain number: the user wrote no `flat` key
     msg = err["msg"]
     if err["type"] == "extra_forbidden":
         msg = "unknown key"
@@ -481,10 +639,10 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
         bad("deck", "two rank+suit combinations spell the same card name")
     if len(cards) % deck.players:
         bad("deck", f"{len(cards)} cards cannot be dealt evenly to {deck.players} players")
-    if len(cards) > 64:
-        bad("deck", f"{len(cards)} cards: at most 64 are supported")
-    if len(r.contracts) > 60:
-        bad("contracts", f"{len(r.contracts)} contracts: at most 60 are supported")
+    if len(cards) > MAX_CARDS:
+        bad("deck", f"{len(cards)} cards: at most {MAX_CARDS} are supported")
+    if len(r.contracts) > MAX_CONTRACTS:
+        bad("contracts", f"{len(r.contracts)} contracts: at most {MAX_CONTRACTS} are supported")
     if probs:
         return probs  # nothing below makes sense without a sound deck
 
@@ -516,6 +674,7 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
         bad("doubling.cap_without_bid",
             f"cap {r.doubling.cap_without_bid} is beyond the doubling chain ({len(chain)} names)")
 
+    _check_call_names(r, bad)
     reserved = {"pass", r.auction.ask_call, "double", *chain}
     ranks_seen: dict[int, str] = {}
     for cname, c in r.contracts.items():
@@ -549,6 +708,14 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
             for rel, card in c.eligible.cards():
                 if card not in card_set:
                     bad(f"{where}.eligible.{rel}", f"{card!r} is not a card of the deck")
+            _check_predicate_size(c.eligible, f"{where}.eligible", bad)
+        if c.team == "holders" and r.scoring.style == "zero_sum" and len(set(c.team_cards)) >= 4:
+            # Every deal is possible and every card is dealt, so with four or more team cards
+            # some deal gives one to each seat: the old side is then the whole table and nobody
+            # pays what the winners receive.
+            bad(f"{where}.team_cards", f"{len(set(c.team_cards))} cards can be held one by each "
+                "seat, putting all four players on the old side (no one to pay in a zero_sum "
+                "ruleset): a holders team needs at most 3 team cards")
         if c.instant and c.max_doubles:
             bad(f"{where}.max_doubles", "an instant contract cannot be doubled (it is never "
                 "played, so nothing would price the doubles)")
@@ -592,6 +759,7 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
             for rel, card in res.holding.cards():
                 if card not in card_set:
                     bad(f"auction.restrictions[{i}].holding.{rel}", f"{card!r} is not a card")
+            _check_predicate_size(res.holding, f"auction.restrictions[{i}].holding", bad)
     if a.style == "single" and chain:
         bad("auction.style", "a single-call auction has no doubling: leave doubling.names empty")
 
@@ -599,6 +767,18 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
         for j, n in enumerate(m.contracts or []):
             if n not in r.contracts:
                 bad(f"scoring.multipliers[{i}].contracts[{j}]", f"no contract named {n!r}")
+    if probs:
+        return probs  # the bounds below read contracts, chain and orders as sound
+    calls = max_auction_calls(r)
+    if calls > MAX_AUCTION_CALLS:
+        bad("auction", f"an auction could run to {calls:,} calls (bids, doubles and the passes "
+            f"between them): at most {MAX_AUCTION_CALLS} are supported; shorten the doubling "
+            "chain, bid fewer contracts or end the auction after fewer passes")
+    for cname in r.contracts:
+        value = max_hand_value(r, cname)
+        if value > MAX_HAND_VALUE:
+            bad(f"contracts.{dotted([cname])}.payout", f"with every double and multiplier the "
+                f"hand could be worth {value:.3g} to one seat: at most {MAX_HAND_VALUE:.0e}")
 
     s = r.session
     if s is not None:
@@ -615,6 +795,55 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
             bad("session.kind", "a bankroll moves what losers pay: it needs scoring.style = "
                 "\"zero_sum\"")
     return probs
+
+
+def _check_call_names(r: Ruleset, bad) -> None:
+    """The engines tell calls apart by name: pass, the ask call, the doubling chain and the
+    generic "double" of restrictions must all differ (contracts are checked against them too)."""
+    ask = r.auction.ask_call
+    if ask in ("pass", "double"):
+        bad("auction.ask_call", f"the ask call cannot be named {ask!r}: that is a call of the "
+            "auction")
+    for i, name in enumerate(r.doubling.names):
+        if name in ("pass", "double", ask):
+            bad(f"doubling.names[{i}]", f"a double cannot be named {name!r}: that is "
+                + ("the ask call" if name == ask else "a call of the auction"))
+
+
+def _check_predicate_size(p: Predicate, where: str, bad) -> None:
+    nodes = predicate_nodes(p)
+    if nodes > MAX_PREDICATE_NODES:
+        bad(where, f"a predicate of {nodes:,} tables: at most {MAX_PREDICATE_NODES}")
+
+
+def predicate_nodes(p: Predicate) -> int:
+    subs = (p.all_of or []) + (p.any_of or []) + ([p.not_] if p.not_ else [])
+    return 1 + sum(predicate_nodes(s) for s in subs)
+
+
+def max_auction_calls(r: Ruleset) -> int:
+    """The most calls an auction can have: every call but a pass moves the auction on (each bid
+    is higher, each double the next of its chain, the ask call said once), and between two such
+    calls, before the first and after the last, fewer passes than end it."""
+    a = r.auction
+    n_bids = len(r.bids())
+    moves = 1 + n_bids + (n_bids + 1) * len(r.doubling.names)
+    return moves * a.end_after_passes + a.end_after_passes_without_call + 4
+
+
+def max_hand_value(r: Ruleset, contract: str) -> float:
+    """The most one seat can receive or pay on one hand of a contract: the highest price (or the
+    tie value), every allowed double counted, every multiplier that can apply, three opponents."""
+    c = r.contracts[contract]
+    prices = [c.payout.won] + ([c.payout.lost] if c.payout.lost else [])
+    tiers = ("out", "schneider", "schwarz")
+    value = max(p.value(t) for p in prices for t in tiers)
+    value = max(value, r.scoring.tie_value_without_double or 0)
+    value *= r.doubling.factor ** r.max_doubles(contract)
+    for m in r.scoring.multipliers:
+        if m.contracts is None or contract in m.contracts:
+            value *= max(m.factor, 1)
+    return 3 * value
 
 
 def validate_files(paths: list[str]) -> list[Problem]:

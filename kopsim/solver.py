@@ -678,8 +678,9 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     s_rem = np.zeros(D, np.uint64)
     s_i = np.zeros((D, N_I), np.int64)
     s_f = np.zeros((D, N_F), np.float64)
-    s_mv = np.zeros((D, 64), np.int64)
-    s_key = np.zeros((D, 64), np.float64)
+    # the moves of one node, ordered: at most a hand, which is at most the deck
+    s_mv = np.zeros((D, cr.n_cards), np.int64)
+    s_key = np.zeros((D, cr.n_cards), np.float64)
     stats = np.zeros(1, np.int64)
     move_vals = np.full(cr.n_cards, np.nan, np.float64)
     pv = np.full(max(n_left, 1), -1, np.int64)
