@@ -421,6 +421,9 @@ def _read_text(path: Path, label: str) -> str:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
+        if path.parent == BUNDLED_DIR:  # a bare name: say so, not where bundled files live
+            raise InputError([Problem(path.stem, "", "no bundled ruleset of that name (bundled: "
+                                      f"{', '.join(bundled_names())}; or give a .toml path)")])
         raise InputError([Problem(label, "", "no such ruleset file "
                                   f"(bundled rulesets: {', '.join(bundled_names())})")])
     except (OSError, ValueError) as e:

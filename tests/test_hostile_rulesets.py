@@ -340,3 +340,13 @@ def test_lists_compiled_into_tables_are_capped(tmp_path, capsys, body, where):
     # memory, and at most 64 of either can mean something
     p = write(tmp_path, f'extends = "kop"\n{body}\n')
     refused(p, capsys, f"{where}:", "at most 64")
+
+
+def test_a_misspelt_bundled_name_is_named_as_typed(capsys):
+    from kopsim.cli import main
+    from kopsim.ruleset import BUNDLED_DIR
+
+    assert main(["rules", "show", "kopp"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: kopp: no bundled ruleset of that name") and "kop-sportowy" in err
+    assert str(BUNDLED_DIR) not in err
