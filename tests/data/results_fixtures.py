@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
-from kopsim.ruleset import Ruleset, load_ruleset, ruleset_from_dict
+from kopsim.rules.format import Ruleset, load_ruleset, ruleset_from_dict
 
 PAYLOAD = "<script>alert('x')</script><img src=x onerror=alert(1)>"
 
