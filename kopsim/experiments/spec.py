@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from . import results_folder as R
 from ..bots import BotSpec, bot_spec
 from ..errors import InputError, Problem, dotted
-from ..rules.format import Ruleset, _merge, _read_toml, load_raw, ruleset_from_dict
+from ..rules.format import Ruleset, load_raw, merge_tables, read_toml, ruleset_from_dict
 
 KERNEL_CHUNK = 65536  # deals per chunk when every bot runs in the batch kernel
 REFERENCE_CHUNK = 256  # ... when a plain-Python bot makes every hand go through the reference engine
@@ -217,7 +217,7 @@ def load_experiment(path: str | Path, deals: int | None = None, seed: int | None
     path = Path(path)
     if not path.exists():
         raise InputError([Problem(str(path), "", "no such experiment file")])
-    data = _read_toml(path, str(path))
+    data = read_toml(path, str(path))
     return experiment_from_dict(data, path, deals=deals, seed=seed, chunk=chunk)
 
 
@@ -395,7 +395,7 @@ def _load_variant(spec: VariantFile, i: int, src: str, base: Path, sessions: boo
         raise
     data.setdefault("name", rpath.stem)
     if spec.overrides:
-        data = _merge(data, spec.overrides)
+        data = merge_tables(data, spec.overrides)
         rsrc = f"{src}: variants[{i}].overrides (over {name})"
     else:
         rsrc = str(rpath)

@@ -60,7 +60,7 @@ class HandRecord:
                 del d[optional]
         for numbers in ("points", "payouts", "nominal_payouts", "bankroll"):
             if numbers in d:
-                d[numbers] = [_num(x) for x in d[numbers]]
+                d[numbers] = [json_number(x) for x in d[numbers]]
         return d
 
     def to_json(self) -> str:
@@ -76,7 +76,7 @@ FIELDS = [f.name for f in fields(HandRecord)]
 OPTIONAL = ("session", "ruleset_file", "nominal_payouts", "bankroll")  # left out of the JSON when None
 
 
-def _num(x: float) -> float | int:
+def json_number(x: float) -> float | int:
     """Whole numbers as JSON integers ("payouts": [1, -1, ...]), others as they are."""
     return int(x) if float(x).is_integer() else x
 

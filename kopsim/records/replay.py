@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import InputError, Problem
 from ..engine.reference import Deal, IllegalAction, State
-from .format import _num, parse_records, read_lines, record_problem
+from .format import json_number, parse_records, read_lines, record_problem
 from ..rules.format import Ruleset, bundled_names, load_ruleset
 from ..engine.sessions import paid_amounts
 from ..terminal import clean, progress_bar
@@ -142,12 +142,13 @@ def _bankroll_problem(rules: Ruleset, d: dict) -> str | None:
     held = [float(x) for x in d["bankroll"]]
     start = float(rules.session.start)
     if d.get("hand_index") == 0 and held != [start] * 4:
-        return f"bankroll: log says {d['bankroll']!r}, a session starts with {_num(start)} each"
+        return (f"bankroll: log says {d['bankroll']!r}, a session starts with "
+                f"{json_number(start)} each")
     if min(held) <= 0:
         return f"bankroll: log says {d['bankroll']!r}, but a session ends when a seat holds none"
     if not math.isclose(sum(held), 4 * start):
-        return (f"bankroll: log says {d['bankroll']!r}, {_num(sum(held))} cards in all; a "
-                f"session keeps the {_num(4 * start)} it starts with")
+        return (f"bankroll: log says {d['bankroll']!r}, {json_number(sum(held))} cards in all; a "
+                f"session keeps the {json_number(4 * start)} it starts with")
     return None
 
 
@@ -191,8 +192,8 @@ def _follow_problem(prev: BankrollHand, h: BankrollHand) -> str | None:
         return (f"session {h.session} ended with hand {prev.hand_index} (a seat holds no "
                 "cards), yet this hand follows it")
     if not all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(h.held, left)):
-        return (f"bankroll: log says {[_num(x) for x in h.held]}, the hand before leaves "
-                f"{[_num(x) for x in left]}")
+        return (f"bankroll: log says {[json_number(x) for x in h.held]}, the hand before leaves "
+                f"{[json_number(x) for x in left]}")
     return None
 
 

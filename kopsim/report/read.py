@@ -158,7 +158,7 @@ def _manifest(path: Path) -> dict:
 def _variants(mpath: Path, data: dict, problems: list[Problem]) -> list[Variant]:
     from pydantic import ValidationError
 
-    from ..rules.format import Ruleset, _pydantic_problem
+    from ..rules.format import Ruleset, pydantic_problem
 
     raw = data.get("variants")
     if not isinstance(raw, list) or not raw:
@@ -184,7 +184,7 @@ def _variants(mpath: Path, data: dict, problems: list[Problem]) -> list[Variant]
                 rules = Ruleset.model_validate(rdata)
             except ValidationError as e:
                 for err in e.errors():
-                    p = _pydantic_problem(str(mpath), err)
+                    p = pydantic_problem(str(mpath), err)
                     problems.append(Problem(str(mpath), dotted(
                         ["variants", i, "ruleset"]) + (f".{p.where}" if p.where else ""),
                         p.message))

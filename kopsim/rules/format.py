@@ -442,7 +442,7 @@ def _read_text(path: Path, label: str) -> str:
                                   f"{e.start})")])
 
 
-def _read_toml(path: Path, label: str) -> dict:
+def read_toml(path: Path, label: str) -> dict:
     text = _read_text(path, label)
     try:
         data = tomllib.loads(text)
@@ -529,13 +529,13 @@ def _check_extends_name(name: object, source: str) -> str:
 ATOMIC_TABLES = {"eligible", "holding", "won", "lost", "plain"}
 
 
-def _merge(parent: dict, child: dict) -> dict:
+def merge_tables(parent: dict, child: dict) -> dict:
     """Child overrides parent; tables merge key by key (except ATOMIC_TABLES), everything else
     is replaced."""
     out = dict(parent)
     for k, v in child.items():
         if isinstance(v, dict) and isinstance(out.get(k), dict) and k not in ATOMIC_TABLES:
-            out[k] = _merge(out[k], v)
+            out[k] = merge_tables(out[k], v)
         else:
             out[k] = v
     return out
@@ -553,7 +553,7 @@ def load_raw(name_or_path: str | Path, _chain: tuple[Path, ...] = ()) -> tuple[d
         raise InputError([Problem(str(_chain[-1]), "extends", "a chain of more than "
                                   f"{MAX_EXTENDS_CHAIN} rulesets extending one another, from "
                                   f"{_chain[0]}")])
-    data = _read_toml(path, label)
+    data = read_toml(path, label)
     parent_name = data.pop("extends", None)
     if parent_name is None:
         return data, path
@@ -567,7 +567,7 @@ def load_raw(name_or_path: str | Path, _chain: tuple[Path, ...] = ()) -> tuple[d
                                   f"cannot load parent ruleset {parent_name!r}: "
                                   + "; ".join(str(p) for p in e.problems))])
     data.setdefault("name", path.stem)
-    return _merge(parent, data), path
+    return merge_tables(parent, data), path
 
 
 def _resolved(path: Path, label: str) -> Path:
@@ -594,14 +594,14 @@ def ruleset_from_dict(data: dict, source: str = "<ruleset>") -> Ruleset:
     try:
         rules = Ruleset.model_validate(data)
     except ValidationError as e:
-        raise InputError([_pydantic_problem(source, err) for err in e.errors()])
+        raise InputError([pydantic_problem(source, err) for err in e.errors()])
     problems = check_semantics(rules, source)
     if problems:
         raise InputError(problems)
     return rules
 
 
-def _pydantic_problem(source: str, err: dict) -> Problem:
+def pydantic_problem(source: str, err: dict) -> Problem:
     loc = [p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))]
     loc = ["not" if p == "not_" else p for p in loc]
     if loc[-2:-1] in (["won"], ["lost"]) and loc[-1] == "flat":
