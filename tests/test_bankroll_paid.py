@@ -21,7 +21,7 @@ from kopsim.cli import main
 from kopsim.experiments.spec import experiment_from_dict
 from kopsim.records.replay import replay
 from kopsim.experiments.results_folder import read_hands, read_sessions
-from kopsim.rules.format import load_ruleset
+from kopsim.rules.load import load_ruleset
 from kopsim.experiments.run import CARRY0, run_experiment
 from kopsim.engine.sessions import BankrollSession
 from kopsim.engine.session_rows import bankroll_scan

@@ -10,7 +10,7 @@ from kopsim.errors import InputError
 from kopsim.engine.reference import Deal, State
 from kopsim.engine.play import play_hand
 from kopsim.engine.rng import hand_seed
-from kopsim.rules.format import load_ruleset
+from kopsim.rules.load import load_ruleset
 
 RULES = {n: load_ruleset(n) for n in ("kop", "baska", "kop-sportowy")}
 

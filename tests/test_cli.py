@@ -172,7 +172,7 @@ def test_rules_show_baska_prints_what_is_paid(capsys):
 
 
 def test_rules_show_table_is_what_scoring_pays(capsys):
-    from kopsim.rules.format import load_ruleset
+    from kopsim.rules.load import load_ruleset
     from kopsim.engine.scoring import score
 
     rules = load_ruleset("baska")
@@ -208,7 +208,7 @@ def test_rules_show_says_who_may_double_first(capsys):
 ])
 def test_rules_show_prints_every_setting(path, value, tmp_path, capsys):
     """Changing one setting changes what `rules show` prints."""
-    from kopsim.rules.format import load_ruleset, ruleset_from_dict
+    from kopsim.rules.load import load_ruleset, ruleset_from_dict
     from kopsim.rules.show import show
 
     base = load_ruleset("kop")

@@ -10,7 +10,7 @@ from kopsim.bots.heuristic import HeuristicBot
 from kopsim.cli import main
 from kopsim.experiments.duel import _payout_diffs, duel, parse_bot
 from kopsim.errors import InputError
-from kopsim.rules.format import load_ruleset
+from kopsim.rules.load import load_ruleset
 
 
 def test_payout_diffs_by_hand():

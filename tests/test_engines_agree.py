@@ -9,7 +9,7 @@ from kopsim.bots import bot_spec
 from kopsim.rules.compile import compile_rules
 from kopsim.engine.play import play_hand
 from kopsim.records.format import record_from_state
-from kopsim.rules.format import bundled_names
+from kopsim.rules.load import bundled_names
 from kopsim.engine.layout import hand_seeds
 
 BUNDLED = bundled_names()

@@ -24,7 +24,7 @@ from kopsim.experiments.spec import experiment_from_dict, load_experiment
 from kopsim.experiments.run import ExperimentFailed, run_experiment
 from kopsim.experiments.results_folder import read_hands, read_sessions
 from kopsim.engine.rng import hand_seed
-from kopsim.rules.format import load_ruleset
+from kopsim.rules.load import load_ruleset
 from kopsim.engine.sessions import BankrollSession, series_points
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kopsim.engine.kernel import play_batch
-from kopsim.rules.format import load_ruleset
+from kopsim.rules.load import load_ruleset
 from kopsim.engine.layout import hand_seeds
 from kopsim.engine.sessions import BankrollSession, bankroll_step, series_points
 from kopsim.engine.session_rows import _bankroll_step, bankroll_scan, series_place_points
@@ -111,7 +111,7 @@ def test_simulate_and_run_lay_out_the_same_hands(tmp_path, ruleset):
     from kopsim.rules.compile import compile_rules
     from kopsim.experiments.spec import experiment_from_dict
     from kopsim.experiments.run import run_experiment
-    from kopsim.rules.format import load_ruleset
+    from kopsim.rules.load import load_ruleset
     from kopsim.engine.layout import iter_run
 
     exp = experiment_from_dict({"deals": 400, "seed": 5, "bots": "random", "sessions": True,

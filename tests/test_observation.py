@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from kopsim.engine.reference import Deal, State
 from kopsim.engine.rng import Stream
-from kopsim.rules.format import bundled_names, load_ruleset
+from kopsim.rules.load import bundled_names, load_ruleset
 
 RULES = {name: load_ruleset(name) for name in bundled_names()}
 

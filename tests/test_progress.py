@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 from kopsim.cli import main
 from kopsim.records.replay import replay
-from kopsim.rules.format import load_ruleset
+from kopsim.rules.load import load_ruleset
 from kopsim.engine.simulate import simulate
 from kopsim.terminal import compile_notice
 

@@ -15,7 +15,7 @@ from kopsim.records.format import HandRecord, record_from_state
 from kopsim.records.replay import check_record
 from kopsim.engine.rng import Stream, hand_seed
 
-from kopsim.rules.format import bundled_names, load_ruleset
+from kopsim.rules.load import bundled_names, load_ruleset
 
 BUNDLED = bundled_names()
 RULES = {name: load_ruleset(name) for name in BUNDLED}

@@ -62,7 +62,7 @@ def test_replay_of_own_rules_says_which_rules_file_to_pass(own_rules_log, capsys
     code, _, err = replay_exit([str(log)], capsys)
     assert code == 2
     assert f"--rules {rules.resolve()}" in err and "line 1" in err and "house" in err
-    from kopsim.rules.format import BUNDLED_DIR
+    from kopsim.rules.load import BUNDLED_DIR
 
     assert str(BUNDLED_DIR) not in err  # never a path inside the installed package
 

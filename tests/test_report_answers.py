@@ -17,7 +17,7 @@ from kopsim.report.analysis import analyse  # noqa: E402
 from kopsim.report.render import markdown_report, sections  # noqa: E402
 from kopsim.report.read import load_results  # noqa: E402
 from kopsim.rules.diff import Change  # noqa: E402
-from kopsim.rules.format import load_ruleset, ruleset_from_dict  # noqa: E402
+from kopsim.rules.load import load_ruleset, ruleset_from_dict  # noqa: E402
 
 
 STAKE = "stake per hand: higher, +14.88 (14.88 → 29.75; 95% interval +7.435 … +22.31)"

@@ -12,7 +12,7 @@ from functools import lru_cache
 import pytest
 
 from kopsim.engine.reference import IllegalAction, State
-from kopsim.rules.format import load_ruleset
+from kopsim.rules.load import load_ruleset
 
 from deals import make_deal  # tests/deals.py
 DOUBLE_NAMES = {"kontra", "re", "rej", "rekontra", "bok", "słup", "hirsh"}

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from kopsim.engine.reference import Deal
-from kopsim.rules.format import load_ruleset
+from kopsim.rules.load import load_ruleset
 
 from deals import ALL  # tests/deals.py
 

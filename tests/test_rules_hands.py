@@ -10,7 +10,7 @@ from functools import lru_cache
 import pytest
 
 from kopsim.engine.reference import Deal, State
-from kopsim.rules.format import load_ruleset
+from kopsim.rules.load import load_ruleset
 
 
 @lru_cache(maxsize=None)

@@ -11,7 +11,7 @@ from functools import lru_cache
 import pytest
 
 from kopsim.engine.reference import Deal, State
-from kopsim.rules.format import load_ruleset
+from kopsim.rules.load import load_ruleset
 
 from deals import make_deal  # tests/deals.py
 PTS = {"A": 11, "10": 10, "Q": 3, "J": 2}  # KF §1.1: A=11, 10=10, Q=3, J=2

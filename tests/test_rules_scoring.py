@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import pytest
 
-from kopsim.rules.format import load_ruleset
+from kopsim.rules.load import load_ruleset
 from kopsim.engine.scoring import score
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from kopsim.cli import main
-from kopsim.rules.format import load_ruleset, ruleset_from_dict
+from kopsim.rules.load import load_ruleset, ruleset_from_dict
 from kopsim.rules.diff import diff_rules, format_diff
 
 
@@ -146,7 +146,7 @@ def test_file_path_rulesets(tmp_path, capsys):
 
 @pytest.mark.parametrize("a", ["kop", "baska", "kop-sportowy", "kop-victory-cards"])
 def test_every_bundled_pair_diffs_without_error(a):
-    from kopsim.rules.format import bundled_names
+    from kopsim.rules.load import bundled_names
 
     for b in bundled_names():
         changes = diff_rules(load_ruleset(a), load_ruleset(b))

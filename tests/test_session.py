@@ -2,7 +2,7 @@
 
 import pytest
 
-from kopsim.rules.format import load_ruleset
+from kopsim.rules.load import load_ruleset
 from kopsim.engine.sessions import BankrollSession, bankroll_step, series_points
 
 SERIES = load_ruleset("kop-sportowy").session

@@ -19,7 +19,7 @@ def solver_full_positions(ruleset: str = "kop", positions: int = 2000, seed: int
     import random
 
     from ..rules.compile import compile_rules
-    from ..rules.format import load_ruleset
+    from ..rules.load import load_ruleset
     from ..bots.solver import solve
 
     cr = compile_rules(load_ruleset(ruleset))
@@ -53,7 +53,7 @@ def pimc_card_decisions(ruleset: str = "kop", hands: int = 30, seed: int = 1,
     from ..bots import bot_spec
     from ..engine.reference import Deal, State
     from ..engine.rng import hand_seed
-    from ..rules.format import load_ruleset
+    from ..rules.load import load_ruleset
 
     rules = load_ruleset(ruleset)
     spec = bot_spec({"name": "pimc"} if samples is None else {"name": "pimc", "samples": samples})

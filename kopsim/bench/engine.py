@@ -25,7 +25,7 @@ def _peak_rss_mb() -> float:
 
 
 def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = "random") -> dict:
-    from ..rules.format import load_ruleset
+    from ..rules.load import load_ruleset
 
     rules = load_ruleset(ruleset)
     if engine == "batch":

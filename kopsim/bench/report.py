@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     results = Path(a.dir or (Path(os.environ.get("TMPDIR", "/tmp"))
                              / f"kopsim-bench-{'-'.join(a.rulesets)}-{a.hands}"))
     if not (results / "manifest.json").exists():
-        from ..rules.format import load_ruleset
+        from ..rules.load import load_ruleset
         from ..report.synthetic import write_results
 
         t0 = time.perf_counter()

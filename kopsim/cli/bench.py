@@ -29,7 +29,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ..bench.engine import bots_bench, run_bench, run_jobs_bench
-    from ..rules.format import bundled_names, load_ruleset
+    from ..rules.load import bundled_names, load_ruleset
 
     names = args.rulesets or bundled_names()
     for name in names:  # a misspelt name is a located error here, not a failed subprocess

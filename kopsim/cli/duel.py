@@ -24,7 +24,7 @@ def run(args) -> int:
     import json
 
     from ..experiments.duel import duel, parse_bot
-    from ..rules.format import load_ruleset
+    from ..rules.load import load_ruleset
 
     rules = load_ruleset(args.ruleset)
     a = parse_bot(args.a, "--a")

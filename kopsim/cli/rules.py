@@ -26,7 +26,7 @@ def run(args) -> int:
 
 
 def _list(args) -> int:
-    from ..rules.format import BUNDLED_DIR, bundled_names, load_ruleset
+    from ..rules.load import BUNDLED_DIR, bundled_names, load_ruleset
     from ..rules.show import table
 
     rows = []
@@ -39,7 +39,7 @@ def _list(args) -> int:
 
 
 def _show(args) -> int:
-    from ..rules.format import load_ruleset
+    from ..rules.load import load_ruleset
     from ..rules.show import show
 
     print(clean(show(load_ruleset(args.ruleset))))
@@ -47,7 +47,7 @@ def _show(args) -> int:
 
 
 def _validate(args) -> int:
-    from ..rules.format import load_ruleset
+    from ..rules.load import load_ruleset
 
     problems = []
     for path in args.paths:
@@ -63,7 +63,7 @@ def _validate(args) -> int:
 
 def _diff(args) -> int:
     from ..rules.diff import diff_rules, format_diff
-    from ..rules.format import load_ruleset
+    from ..rules.load import load_ruleset
 
     problems, rules = [], []
     for name in (args.a, args.b):

@@ -17,7 +17,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ..engine.simulate import simulate, user_ruleset_file
-    from ..rules.format import load_ruleset
+    from ..rules.load import load_ruleset
 
     rules = load_ruleset(args.ruleset)
     summary = simulate(rules, args.hands, args.seed, args.log,

@@ -72,7 +72,7 @@ def run(args) -> int:
     from ..bots.solver import _search, _solve_all, _tables, solve
     from ..engine.reference import Deal, State
     from ..rules.compile import compile_rules
-    from ..rules.format import load_ruleset
+    from ..rules.load import load_ruleset
     from ..rules.show import pretty_card
     from ..terminal import compile_notice
 

@@ -19,7 +19,7 @@ from ..bots.heuristic import heur_call, heur_card, heuristic_tables, relations
 from ..rules.compile import TIERS, WINNERS, CompiledRules, compile_rules
 from ..records.format import HandRecord
 from .rng import GOLDEN as _G, MIX1 as _M1, MIX2 as _M2, STREAM as _S
-from ..rules.format import Ruleset
+from ..rules.model import Ruleset
 
 GOLDEN = np.uint64(_G)
 MIX1 = np.uint64(_M1)

@@ -6,7 +6,7 @@ from ..bots import BotSpec, bot_spec
 from .reference import Deal, State
 from ..records.format import HandRecord, record_from_state
 from .rng import hand_seed
-from ..rules.format import Ruleset
+from ..rules.model import Ruleset
 
 _RANDOM = None
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .rng import shuffled
-from ..rules.format import POSITIONS, Order, Ruleset
+from ..rules.model import POSITIONS, Order, Ruleset
 from .scoring import Outcome, score
 
 PASS = "pass"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules.format import Ruleset
+from ..rules.model import Ruleset
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..rules.format import Session
+from ..rules.model import Session
 
 
 def series_place_points(totals: np.ndarray, spec: Session) -> np.ndarray:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules.format import Session
+from ..rules.model import Session
 
 
 def series_points(totals: list[float], s: Session) -> list[float]:

@@ -11,7 +11,8 @@ import numpy as np
 from ..rules.compile import compile_rules
 from ..errors import InputError, Problem
 from ..records.format import HandRecord
-from ..rules.format import BUNDLED_DIR, Ruleset, resolve_path
+from ..rules.load import BUNDLED_DIR, resolve_path
+from ..rules.model import Ruleset
 from .layout import iter_run
 from .sessions import BankrollSession, series_points
 from ..terminal import compile_notice, progress_bar

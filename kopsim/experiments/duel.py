@@ -16,7 +16,8 @@ import numpy as np
 
 from ..bots import BotSpec, bot_spec
 from ..errors import InputError, Problem
-from ..rules.format import Ruleset, tomllib
+from ..rules.load import tomllib
+from ..rules.model import Ruleset
 from ..engine.layout import hand_seeds
 
 SEATS_A = (0, 2)

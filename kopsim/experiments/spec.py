@@ -32,7 +32,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from . import results_folder as R
 from ..bots import BotSpec, bot_spec
 from ..errors import InputError, Problem, dotted
-from ..rules.format import Ruleset, load_raw, merge_tables, read_toml, ruleset_from_dict
+from ..rules.load import load_raw, merge_tables, read_toml, ruleset_from_dict
+from ..rules.model import Ruleset
 
 KERNEL_CHUNK = 65536  # deals per chunk when every bot runs in the batch kernel
 REFERENCE_CHUNK = 256  # ... when a plain-Python bot makes every hand go through the reference engine

@@ -18,7 +18,8 @@ from pathlib import Path
 from ..errors import InputError, Problem
 from ..engine.reference import Deal, IllegalAction, State
 from .format import json_number, parse_records, read_lines, record_problem
-from ..rules.format import Ruleset, bundled_names, load_ruleset
+from ..rules.load import bundled_names, load_ruleset
+from ..rules.model import Ruleset
 from ..engine.sessions import paid_amounts
 from ..terminal import clean, progress_bar
 

@@ -71,7 +71,7 @@ class Variant:
     label: str
     ruleset_name: str = ""
     ruleset_sha256: str = ""
-    ruleset: object = None  # kopsim.rules.format.Ruleset, or None when the manifest has none
+    ruleset: object = None  # kopsim.rules.model.Ruleset, or None when the manifest has none
     description: str = ""
     in_manifest: bool = True
 
@@ -158,7 +158,8 @@ def _manifest(path: Path) -> dict:
 def _variants(mpath: Path, data: dict, problems: list[Problem]) -> list[Variant]:
     from pydantic import ValidationError
 
-    from ..rules.format import Ruleset, pydantic_problem
+    from ..rules.load import pydantic_problem
+    from ..rules.model import Ruleset
 
     raw = data.get("variants")
     if not isinstance(raw, list) or not raw:

@@ -19,7 +19,8 @@ import polars as pl
 
 from ..engine.kernel import BatchResult
 from ..rules.compile import TIERS, compile_rules
-from ..rules.format import Ruleset, load_ruleset
+from ..rules.load import load_ruleset
+from ..rules.model import Ruleset
 from ..engine.layout import iter_run
 from ..engine.sessions import BankrollSession, series_points
 

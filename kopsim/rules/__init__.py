@@ -1,10 +1,12 @@
-"""Stage 1, the rules: a TOML ruleset read and validated (`format`), compiled into integer tables
-for the batch kernel (`compile`), shown (`show`) and compared (`diff`).
+"""Stage 1, the rules: a TOML ruleset read (`load`) into pydantic models (`model`) and checked for
+meaning (`validate`), compiled into integer tables for the batch kernel (`compile`), shown (`show`)
+and compared (`diff`).
 
 `compile_rules` is imported on first use, so reading a ruleset does not load numpy.
 """
 
-from .format import BUNDLED_DIR, Ruleset, bundled_names, load_ruleset, ruleset_from_dict
+from .load import BUNDLED_DIR, bundled_names, load_ruleset, ruleset_from_dict
+from .model import Ruleset
 
 __all__ = ["BUNDLED_DIR", "Ruleset", "bundled_names", "compile_rules", "load_ruleset",
            "ruleset_from_dict"]

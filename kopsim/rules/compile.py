@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .format import POSITIONS, Predicate, Ruleset, max_auction_calls
+from .model import POSITIONS, Predicate, Ruleset
+from .validate import max_auction_calls
 
 CALL_PASS, CALL_ASK = 0, 1
 TEAM_CODES = {"holders": 0, "called": 1, "alone": 2}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .format import Contract, Order, Price, Ruleset
+from .model import Contract, Order, Price, Ruleset
 from .show import SUIT_SYMBOLS, _num, describe, pretty_card
 
 SECTIONS = ("deck", "card order", "play", "contracts", "auction", "doubling", "scoring", "session")

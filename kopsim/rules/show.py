@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .format import Predicate, Ruleset
+from .model import Predicate, Ruleset
 
 SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 
