@@ -390,7 +390,9 @@ def _load_variant(spec: VariantFile, i: int, src: str, base: Path, sessions: boo
     try:
         data, rpath = load_raw(target)
     except InputError as e:
-        if any("no such ruleset file" in p.message for p in e.problems):
+        # a missing file, or a bare name that is not bundled: located at the variant
+        if any(m in p.message for p in e.problems
+               for m in ("no such ruleset file", "no bundled ruleset")):
             raise InputError([Problem(src, f"variants[{i}].ruleset", f"no ruleset {name!r}: "
                                       + e.problems[0].message)])
         raise
