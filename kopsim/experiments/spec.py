@@ -43,10 +43,12 @@ MAX_DEALS = 10**12  # deal ids, seeds and row counts stay far inside int64
 MAX_CHUNK = 2**20  # deals per chunk: one chunk's arrays stay well inside a worker's memory
 
 
-# Paths under kopsim/: the rules and their tables, both engines, the bots and solver, the hand
-# records and what lays deals on chunks and writes them.
-ENGINE_FILES = ("rules/*.py", "engine/*.py", "bots/*.py", "records/format.py",
-                "experiments/spec.py", "experiments/run.py", "experiments/results_folder.py")
+# Paths under kopsim/: the rules and their tables (not show.py or diff.py, which only describe
+# them), both engines and the layout of deals, the bots and solver, the hand records, and what
+# plays chunks and writes them.
+ENGINE_FILES = ("rules/model.py", "rules/load.py", "rules/validate.py", "rules/compile.py",
+                "engine/*.py", "bots/*.py", "records/format.py", "experiments/spec.py",
+                "experiments/run.py", "experiments/results_folder.py")
 
 
 _FINGERPRINT: list[str] = []
