@@ -2,10 +2,10 @@
 
 A chunk is a range of deal ids of one variant, played by the batch kernel or, when a bot is plain
 Python, by the reference engine. Chunks run on joblib (loky processes, or Dask); the main process
-writes each finished chunk atomically and indexes it (results.py), completes bankroll sessions in
-deal order, and on a rerun plays only the chunks that are missing or fail their check against
-the chunk index. One run at a time holds the results folder (a lock). The layout of hands on
-deal ids is explained in kopsim/experiments/spec.py.
+writes each finished chunk atomically and indexes it (results_folder.py), completes bankroll
+sessions in deal order, and on a rerun plays only the chunks that are missing or fail their
+check against the chunk index. One run at a time holds the results folder (a lock). The layout
+of hands on deal ids is explained in kopsim/experiments/spec.py.
 """
 
 from __future__ import annotations
