@@ -1,6 +1,6 @@
 import pytest
 
-from kopsim.ruleset import bundled_names, load_ruleset
+from kopsim.rules.load import bundled_names, load_ruleset
 
 BUNDLED = bundled_names()
 

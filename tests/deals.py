@@ -1,6 +1,6 @@
 """Deals written by hand for the rule tests: the 16 Kop cards, and a deal from a few given hands."""
 
-from kopsim.game import Deal
+from kopsim.engine.reference import Deal
 
 ALL = "AC AS AH AD 10C 10S 10H 10D QC QS QH QD JC JS JH JD".split()
 

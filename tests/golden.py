@@ -58,7 +58,7 @@ def folder_digests(folder: Path, prefix: str) -> dict[str, str]:
 
 
 def _all_six_experiment(tmp: Path) -> Path:
-    from kopsim.ruleset import bundled_names
+    from kopsim.rules.load import bundled_names
 
     path = tmp / "all-six.toml"
     names = ", ".join(f'"{n}"' for n in bundled_names())
@@ -80,7 +80,7 @@ def digests(tmp: Path, hands: int, deals: int, search_deals: int) -> dict[str, s
     """Every digest: random-play logs of each bundled ruleset (simulate), heuristic tables on
     all six, and each shipped experiment (search bots on fewer deals: they are slow)."""
     from kopsim.cli import main
-    from kopsim.ruleset import bundled_names
+    from kopsim.rules.load import bundled_names
 
     out: dict[str, str] = {}
     for name in bundled_names():

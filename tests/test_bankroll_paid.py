@@ -18,14 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kopsim.cli import main
-from kopsim.experiment import experiment_from_dict
-from kopsim.replay import replay
-from kopsim.results import read_hands, read_sessions
-from kopsim.ruleset import load_ruleset
-from kopsim.run import CARRY0, run_experiment
-from kopsim.session import BankrollSession
-from kopsim.sessionrows import bankroll_scan
-from kopsim.simulate import simulate
+from kopsim.experiments.spec import experiment_from_dict
+from kopsim.records.replay import replay
+from kopsim.experiments.results_folder import read_hands, read_sessions
+from kopsim.rules.load import load_ruleset
+from kopsim.experiments.run import CARRY0, run_experiment
+from kopsim.engine.sessions import BankrollSession
+from kopsim.engine.session_rows import bankroll_scan
+from kopsim.engine.simulate import simulate
 
 RULES = load_ruleset("kop-victory-cards")
 SPEC = RULES.session

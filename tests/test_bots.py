@@ -7,10 +7,10 @@ import pytest
 from kopsim.bots import bot_spec
 from kopsim.bots.pimc import _Sampler, public_history, replay
 from kopsim.errors import InputError
-from kopsim.game import Deal, State
-from kopsim.play import play_hand
-from kopsim.rng import hand_seed
-from kopsim.ruleset import load_ruleset
+from kopsim.engine.reference import Deal, State
+from kopsim.engine.play import play_hand
+from kopsim.engine.rng import hand_seed
+from kopsim.rules.load import load_ruleset
 
 RULES = {n: load_ruleset(n) for n in ("kop", "baska", "kop-sportowy")}
 
@@ -55,7 +55,7 @@ def _reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State | No
 @pytest.mark.parametrize("bot", ["heuristic", "pimc:samples=6,auction_samples=3"])
 @pytest.mark.parametrize("name", sorted(RULES))
 def test_hidden_cards_never_change_a_decision(name, bot):
-    from kopsim.duel import parse_bot
+    from kopsim.experiments.duel import parse_bot
 
     rules = RULES[name]
     spec = parse_bot(bot, "bot")
@@ -149,7 +149,7 @@ def test_plugin_bots_register_through_entry_points(monkeypatch):
     rules = RULES["kop"]
     state = play_hand(rules, hand_seed(1, 0), 0, [spec, bot_spec("heuristic")] * 2)
     assert state.is_terminal()
-    from kopsim.duel import duel
+    from kopsim.experiments.duel import duel
 
     res = duel(rules, spec, bot_spec("random"), 20, seed=3)
     assert res.deals == 20

@@ -172,8 +172,8 @@ def test_rules_show_baska_prints_what_is_paid(capsys):
 
 
 def test_rules_show_table_is_what_scoring_pays(capsys):
-    from kopsim.ruleset import load_ruleset
-    from kopsim.scoring import score
+    from kopsim.rules.load import load_ruleset
+    from kopsim.engine.scoring import score
 
     rules = load_ruleset("baska")
     assert main(["rules", "show", "baska"]) == 0
@@ -208,8 +208,8 @@ def test_rules_show_says_who_may_double_first(capsys):
 ])
 def test_rules_show_prints_every_setting(path, value, tmp_path, capsys):
     """Changing one setting changes what `rules show` prints."""
-    from kopsim.ruleset import load_ruleset, ruleset_from_dict
-    from kopsim.show import show
+    from kopsim.rules.load import load_ruleset, ruleset_from_dict
+    from kopsim.rules.show import show
 
     base = load_ruleset("kop")
     data = base.model_dump(mode="json", by_alias=True)

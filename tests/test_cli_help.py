@@ -4,7 +4,7 @@ import argparse
 
 import pytest
 
-from kopsim import cliargs
+from kopsim.cli import args as cliargs
 from kopsim.cli import build_parser, main
 
 
@@ -44,7 +44,7 @@ def test_version(capsys):
 
 
 def test_every_numeric_option_is_range_checked():
-    """No option reads a plain int or float: each number goes through a kopsim.cliargs type."""
+    """No option reads a plain int or float: each number goes through a kopsim.cli.args type."""
     unchecked = [(" ".join(words), a.option_strings) for words, p in _subparsers(build_parser())
                  for a in p._actions if a.type in (int, float)]
     assert unchecked == []

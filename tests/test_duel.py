@@ -8,9 +8,9 @@ import pytest
 from kopsim.bots import BotSpec, bot_spec
 from kopsim.bots.heuristic import HeuristicBot
 from kopsim.cli import main
-from kopsim.duel import _payout_diffs, duel, parse_bot
+from kopsim.experiments.duel import _payout_diffs, duel, parse_bot
 from kopsim.errors import InputError
-from kopsim.ruleset import load_ruleset
+from kopsim.rules.load import load_ruleset
 
 
 def test_payout_diffs_by_hand():

@@ -4,13 +4,13 @@ with random bots and with the heuristic bot (whose decisions both engines share)
 import numpy as np
 import pytest
 
-from kopsim.batch import play_batch
+from kopsim.engine.kernel import play_batch
 from kopsim.bots import bot_spec
-from kopsim.compiled import compile_rules
-from kopsim.play import play_hand
-from kopsim.records import record_from_state
-from kopsim.ruleset import bundled_names
-from kopsim.runner import hand_seeds
+from kopsim.rules.compile import compile_rules
+from kopsim.engine.play import play_hand
+from kopsim.records.format import record_from_state
+from kopsim.rules.load import bundled_names
+from kopsim.engine.layout import hand_seeds
 
 BUNDLED = bundled_names()
 LINEUPS = {

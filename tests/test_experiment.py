@@ -20,12 +20,12 @@ from kopsim.bots import REGISTRY, register
 from kopsim.bots.random import RandomBot, RandomParams
 from kopsim.cli import main
 from kopsim.errors import InputError
-from kopsim.experiment import experiment_from_dict, load_experiment
-from kopsim.run import ExperimentFailed, run_experiment
-from kopsim.results import read_hands, read_sessions
-from kopsim.rng import hand_seed
-from kopsim.ruleset import load_ruleset
-from kopsim.session import BankrollSession, series_points
+from kopsim.experiments.spec import experiment_from_dict, load_experiment
+from kopsim.experiments.run import ExperimentFailed, run_experiment
+from kopsim.experiments.results_folder import read_hands, read_sessions
+from kopsim.engine.rng import hand_seed
+from kopsim.rules.load import load_ruleset
+from kopsim.engine.sessions import BankrollSession, series_points
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ["kop", "kop-sportowy", "kop-victory-cards"]
@@ -110,10 +110,10 @@ def test_columns_follow_docs_results_md(base_run):
 
 
 def test_every_variant_plays_the_same_deals(base_run):
-    from kopsim.batch import play_batch
+    from kopsim.engine.kernel import play_batch
     from kopsim.bots import bot_spec
-    from kopsim.compiled import compile_rules
-    from kopsim.runner import hand_seeds
+    from kopsim.rules.compile import compile_rules
+    from kopsim.engine.layout import hand_seeds
 
     h = read_hands(base_run)
     kop = h.filter(pl.col("variant") == "kop")
@@ -516,7 +516,7 @@ def test_progress_bar_shows_rate_and_eta(tmp_path, capsys):
 
 
 def test_bench_times_kopsim_run(capsys):
-    from kopsim.bench import measure_run
+    from kopsim.bench.engine import measure_run
 
     r = measure_run("kop", "random", 1, 20_000)
     assert r["engine"] == "run" and r["jobs"] == 1 and r["hands"] == 20_000

@@ -12,8 +12,8 @@ import pytest
 
 from kopsim.cli import main
 from kopsim.errors import InputError
-from kopsim.experiment import MAX_DEALS, experiment_from_dict
-from kopsim.run import run_experiment
+from kopsim.experiments.spec import MAX_DEALS, experiment_from_dict
+from kopsim.experiments.run import run_experiment
 
 BASE = {"deals": 300, "seed": 5, "chunk": 128, "bots": "random", "variants": ["kop"]}
 
@@ -76,8 +76,8 @@ def test_out_onto_a_file_is_refused(tmp_path, capsys):
 
 RSS = """
 import resource, sys
-from kopsim.experiment import experiment_from_dict
-from kopsim.run import run_experiment
+from kopsim.experiments.spec import experiment_from_dict
+from kopsim.experiments.run import run_experiment
 class Stop(Exception):
     pass
 def stop(result):

@@ -1,4 +1,4 @@
-"""The fast session code of `kopsim run` gives exactly the floats of kopsim.session."""
+"""The fast session code of `kopsim run` gives exactly the floats of kopsim.engine.sessions."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kopsim.batch import play_batch
-from kopsim.ruleset import load_ruleset
-from kopsim.runner import hand_seeds
-from kopsim.session import BankrollSession, bankroll_step, series_points
-from kopsim.sessionrows import _bankroll_step, bankroll_scan, series_place_points
+from kopsim.engine.kernel import play_batch
+from kopsim.rules.load import load_ruleset
+from kopsim.engine.layout import hand_seeds
+from kopsim.engine.sessions import BankrollSession, bankroll_step, series_points
+from kopsim.engine.session_rows import _bankroll_step, bankroll_scan, series_place_points
 
 SERIES = load_ruleset("kop-sportowy").session
 BANK = load_ruleset("kop-victory-cards").session
@@ -86,8 +86,8 @@ def test_bankroll_scan_matches_bankroll_sessions_across_chunk_splits():
 
 
 def test_resume_state_is_rebuilt_from_the_written_hands(tmp_path):
-    from kopsim.experiment import experiment_from_dict
-    from kopsim.run import _carry_from_files, run_experiment
+    from kopsim.experiments.spec import experiment_from_dict
+    from kopsim.experiments.run import _carry_from_files, run_experiment
 
     exp = experiment_from_dict({"deals": 2000, "seed": 4, "chunk": 8, "sessions": True,
                                 "bots": "random", "variants": ["kop-victory-cards"]})
@@ -108,11 +108,11 @@ def test_simulate_and_run_lay_out_the_same_hands(tmp_path, ruleset):
     import numpy as np
     import polars as pl
 
-    from kopsim.compiled import compile_rules
-    from kopsim.experiment import experiment_from_dict
-    from kopsim.run import run_experiment
-    from kopsim.ruleset import load_ruleset
-    from kopsim.runner import iter_run
+    from kopsim.rules.compile import compile_rules
+    from kopsim.experiments.spec import experiment_from_dict
+    from kopsim.experiments.run import run_experiment
+    from kopsim.rules.load import load_ruleset
+    from kopsim.engine.layout import iter_run
 
     exp = experiment_from_dict({"deals": 400, "seed": 5, "bots": "random", "sessions": True,
                                 "variants": [ruleset], "name": "same"})

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kopsim.cli import main
-from kopsim.experiment import MAX_CHUNK, MAX_DEALS, safe_name
+from kopsim.experiments.spec import MAX_CHUNK, MAX_DEALS, safe_name
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted((ROOT / "experiments").glob("*.toml"))

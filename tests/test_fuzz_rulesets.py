@@ -26,7 +26,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from kopsim.cli import main
-from kopsim.ruleset import bundled_names, load_raw, load_ruleset
+from kopsim.rules.load import bundled_names, load_raw, load_ruleset
 
 EXAMPLES = int(os.environ.get("KOPSIM_FUZZ_EXAMPLES", "40"))
 HANDS = 12  # per accepted mutant: enough for an auction, play and a payout of each kind seen

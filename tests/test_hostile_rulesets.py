@@ -10,15 +10,16 @@ import textwrap
 import numpy as np
 import pytest
 
-from kopsim.batch import play_batch
+from kopsim.engine.kernel import play_batch
 from kopsim.bots import bot_spec
 from kopsim.cli import main
-from kopsim.compiled import compile_rules
-from kopsim.play import play_hand
-from kopsim.records import record_from_state
-from kopsim.ruleset import (MAX_AUCTION_CALLS, MAX_DOUBLING_NAMES, MAX_EXTENDS_CHAIN,
-                            MAX_FILE_BYTES, MAX_PREDICATE_NODES, load_ruleset)
-from kopsim.runner import hand_seeds
+from kopsim.rules.compile import compile_rules
+from kopsim.engine.play import play_hand
+from kopsim.records.format import record_from_state
+from kopsim.rules.load import load_ruleset
+from kopsim.rules.model import (MAX_AUCTION_CALLS, MAX_DOUBLING_NAMES, MAX_EXTENDS_CHAIN,
+                                MAX_FILE_BYTES, MAX_PREDICATE_NODES)
+from kopsim.engine.layout import hand_seeds
 
 KOP_CARDS = [r + s for r in ("A", "10", "Q", "J") for s in "CSHD"]
 
@@ -99,9 +100,9 @@ def test_the_longest_doubling_chain_allowed_plays_as_the_reference_engine(tmp_pa
 BOUNDS_CHECKED_RUN = """
 import sys
 import numpy as np
-from kopsim.batch import play_batch
+from kopsim.engine.kernel import play_batch
 from kopsim.bots import bot_spec
-from kopsim.ruleset import load_ruleset
+from kopsim.rules.load import load_ruleset
 for path in sys.argv[1:]:
     for bot in ("random", "heuristic"):
         play_batch(load_ruleset(path), np.arange(300), np.arange(300) % 4, bots=[bot_spec(bot)])
@@ -344,7 +345,7 @@ def test_lists_compiled_into_tables_are_capped(tmp_path, capsys, body, where):
 
 def test_a_misspelt_bundled_name_is_named_as_typed(capsys):
     from kopsim.cli import main
-    from kopsim.ruleset import BUNDLED_DIR
+    from kopsim.rules.load import BUNDLED_DIR
 
     assert main(["rules", "show", "kopp"]) == 2
     err = capsys.readouterr().err

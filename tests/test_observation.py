@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kopsim.game import Deal, State
-from kopsim.rng import Stream
-from kopsim.ruleset import bundled_names, load_ruleset
+from kopsim.engine.reference import Deal, State
+from kopsim.engine.rng import Stream
+from kopsim.rules.load import bundled_names, load_ruleset
 
 RULES = {name: load_ruleset(name) for name in bundled_names()}
 

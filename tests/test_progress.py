@@ -3,9 +3,9 @@
 from types import SimpleNamespace
 
 from kopsim.cli import main
-from kopsim.replay import replay
-from kopsim.ruleset import load_ruleset
-from kopsim.simulate import simulate
+from kopsim.records.replay import replay
+from kopsim.rules.load import load_ruleset
+from kopsim.engine.simulate import simulate
 from kopsim.terminal import compile_notice
 
 
@@ -45,7 +45,7 @@ def test_compile_notice_only_before_the_first_compile(tmp_path, capsys):
 
 def test_compile_notice_reads_numbas_real_cache(capsys):
     """The kernel has been compiled (and cached) by the tests above: no notice."""
-    from kopsim.batch import _play_batch
+    from kopsim.engine.kernel import _play_batch
 
     simulate(load_ruleset("kop"), 10, 1)
     compile_notice(_play_batch, force=True)

@@ -7,15 +7,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kopsim.batch import play_batch
-from kopsim.compiled import compile_rules
-from kopsim.game import Deal, State
-from kopsim.play import play_random_hand
-from kopsim.records import HandRecord, record_from_state
-from kopsim.replay import check_record
-from kopsim.rng import Stream, hand_seed
+from kopsim.engine.kernel import play_batch
+from kopsim.rules.compile import compile_rules
+from kopsim.engine.reference import Deal, State
+from kopsim.engine.play import play_random_hand
+from kopsim.records.format import HandRecord, record_from_state
+from kopsim.records.replay import check_record
+from kopsim.engine.rng import Stream, hand_seed
 
-from kopsim.ruleset import bundled_names, load_ruleset
+from kopsim.rules.load import bundled_names, load_ruleset
 
 BUNDLED = bundled_names()
 RULES = {name: load_ruleset(name) for name in BUNDLED}
@@ -69,7 +69,7 @@ def test_same_seed_same_hand(name, seed, dealer):
 def test_deal_follows_the_dealer(rulesets):
     """Cards go one at a time clockwise from the dealer's left: the forehand gets the first."""
     rules = rulesets["kop"]
-    from kopsim.rng import shuffled
+    from kopsim.engine.rng import shuffled
 
     seed = hand_seed(3, 4)
     perm = shuffled(seed, 16)
@@ -82,7 +82,7 @@ def test_deal_follows_the_dealer(rulesets):
 
 
 def test_hand_seeds_do_not_depend_on_chunking():
-    from kopsim.runner import hand_seeds
+    from kopsim.engine.layout import hand_seeds
 
     whole = hand_seeds(11, 0, 1000)
     parts = np.concatenate([hand_seeds(11, s, 100) for s in range(0, 1000, 100)])

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import kopsim.replay
+import kopsim.records.replay
 from kopsim.cli import main
-from kopsim.records import FIELD_TYPES
+from kopsim.records.format import FIELD_TYPES
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -62,7 +62,7 @@ def test_replay_of_own_rules_says_which_rules_file_to_pass(own_rules_log, capsys
     code, _, err = replay_exit([str(log)], capsys)
     assert code == 2
     assert f"--rules {rules.resolve()}" in err and "line 1" in err and "house" in err
-    from kopsim.ruleset import BUNDLED_DIR
+    from kopsim.rules.load import BUNDLED_DIR
 
     assert str(BUNDLED_DIR) not in err  # never a path inside the installed package
 
@@ -93,15 +93,15 @@ def test_a_bundled_log_records_no_ruleset_file(kop_lines):
 def loads(monkeypatch):
     """Every ruleset replay loads."""
     seen = []
-    real = kopsim.replay.load_ruleset
+    real = kopsim.records.replay.load_ruleset
 
     def spy(name):
         seen.append(str(name))
         return real(name)
-    monkeypatch.setattr(kopsim.replay, "load_ruleset", spy)
-    kopsim.replay._RULES.clear()
+    monkeypatch.setattr(kopsim.records.replay, "load_ruleset", spy)
+    kopsim.records.replay._RULES.clear()
     yield seen
-    kopsim.replay._RULES.clear()
+    kopsim.records.replay._RULES.clear()
 
 
 @pytest.mark.parametrize("field,value", [("ruleset", "/dev/zero"), ("ruleset", "../../x.toml"),

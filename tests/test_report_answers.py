@@ -15,9 +15,9 @@ import results_fixtures as fx  # noqa: E402
 from kopsim.report import build_report  # noqa: E402
 from kopsim.report.analysis import analyse  # noqa: E402
 from kopsim.report.render import markdown_report, sections  # noqa: E402
-from kopsim.report.results import load_results  # noqa: E402
-from kopsim.rulesdiff import Change  # noqa: E402
-from kopsim.ruleset import load_ruleset, ruleset_from_dict  # noqa: E402
+from kopsim.report.read import load_results  # noqa: E402
+from kopsim.rules.diff import Change  # noqa: E402
+from kopsim.rules.load import load_ruleset, ruleset_from_dict  # noqa: E402
 
 
 STAKE = "stake per hand: higher, +14.88 (14.88 → 29.75; 95% interval +7.435 … +22.31)"
@@ -137,7 +137,7 @@ def test_sessions_with_a_fixed_line_up_keep_their_by_bot_table(tmp_path):
 
 
 def test_every_rule_difference_is_shown_whatever_its_section(report):
-    """The report shows kopsim.rulesdiff's words (so gran's own card order, once rulesdiff
+    """The report shows kopsim.rules.diff's words (so gran's own card order, once rulesdiff
     states it); a section rulesdiff adds later is shown too, not dropped."""
     _, an = report
     diffs = {**an.rule_diffs, "cheap": [

@@ -17,7 +17,7 @@ from cdp import Browser, find_chromium  # noqa: E402
 
 from kopsim.report import build_report  # noqa: E402
 from kopsim.report.synthetic import write_results  # noqa: E402
-from kopsim.ruleset import load_ruleset  # noqa: E402
+from kopsim.rules.load import load_ruleset  # noqa: E402
 
 CHROMIUM = find_chromium()
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "

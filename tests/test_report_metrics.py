@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent / "data"))
 import results_fixtures as fx  # noqa: E402
 
 from kopsim.report.analysis import analyse  # noqa: E402
-from kopsim.report.results import load_results  # noqa: E402
+from kopsim.report.read import load_results  # noqa: E402
 from kopsim.report.stats import mean_ci, moments, significant, wilson  # noqa: E402
 
 Z = 1.959963984540054

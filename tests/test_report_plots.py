@@ -11,8 +11,8 @@ import results_fixtures as fx  # noqa: E402
 
 from kopsim.report.analysis import analyse  # noqa: E402
 from kopsim.report.plots import _figure, _title, draw_all  # noqa: E402
-from kopsim.report.results import load_results  # noqa: E402
-from kopsim.ruleset import load_ruleset  # noqa: E402
+from kopsim.report.read import load_results  # noqa: E402
+from kopsim.rules.load import load_ruleset  # noqa: E402
 
 
 @pytest.mark.parametrize("height", [2.6, 4.6, 9.0, 16.0])

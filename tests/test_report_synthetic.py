@@ -6,10 +6,10 @@ import polars as pl
 import pytest
 
 from kopsim.report.analysis import analyse
-from kopsim.report.results import HAND_COLUMNS, SESSION_COLUMNS, load_results
+from kopsim.report.read import HAND_COLUMNS, SESSION_COLUMNS, load_results
 from kopsim.report.synthetic import write_results
-from kopsim.ruleset import load_ruleset
-from kopsim.simulate import simulate
+from kopsim.rules.load import load_ruleset
+from kopsim.engine.simulate import simulate
 
 DOC_TYPES = {"str": pl.String, "bool": pl.Boolean, "num": pl.Float64}
 

@@ -9,11 +9,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "data"))
 import results_fixtures as fx  # noqa: E402
 
-import kopsim.report.results as results_reader  # noqa: E402
+import kopsim.report.read as results_reader  # noqa: E402
 from kopsim.cli import main  # noqa: E402
 from kopsim.report import build_report  # noqa: E402
 from kopsim.report.render import csv_safe  # noqa: E402
-from kopsim.ruleset import load_ruleset, ruleset_from_dict  # noqa: E402
+from kopsim.rules.load import load_ruleset, ruleset_from_dict  # noqa: E402
 
 WARNINGS = ["the manifest says 200,000 deals; 8 are on disk <b>(run interrupted?)</b>",
             "hands/kop/chunk-000009.parquet is missing\x1b[31m"]

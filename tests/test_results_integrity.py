@@ -16,9 +16,9 @@ import pytest
 
 from kopsim.cli import main
 from kopsim.errors import InputError
-from kopsim.experiment import experiment_from_dict
-from kopsim.results import INDEX, LOCK, read_hands
-from kopsim.run import run_experiment
+from kopsim.experiments.spec import experiment_from_dict
+from kopsim.experiments.results_folder import INDEX, LOCK, read_hands
+from kopsim.experiments.run import run_experiment
 
 VARIANTS = ["kop", "kop-sportowy", "kop-victory-cards"]  # none, series, bankroll sessions
 BASE = {"name": "tamper", "deals": 640, "seed": 11, "sessions": True, "chunk": 128,
@@ -203,7 +203,7 @@ def test_a_second_run_into_the_same_folder_is_refused_naming_the_first(tmp_path,
 
 
 def report_of(out: Path):
-    from kopsim.report.results import load_results
+    from kopsim.report.read import load_results
 
     return load_results(out)
 
@@ -272,7 +272,7 @@ def test_the_report_names_extra_files_and_damaged_index_lines(copy):
 
 
 def test_an_indexed_chunk_outside_the_manifest_is_left_out(copy):
-    from kopsim.results import append_index, file_record, index_line
+    from kopsim.experiments.results_folder import append_index, file_record, index_line
 
     ghost = chunk(copy, "ghost", 0)
     ghost.parent.mkdir()

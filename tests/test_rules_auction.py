@@ -11,8 +11,8 @@ from functools import lru_cache
 
 import pytest
 
-from kopsim.game import IllegalAction, State
-from kopsim.ruleset import load_ruleset
+from kopsim.engine.reference import IllegalAction, State
+from kopsim.rules.load import load_ruleset
 
 from deals import make_deal  # tests/deals.py
 DOUBLE_NAMES = {"kontra", "re", "rej", "rekontra", "bok", "słup", "hirsh"}

@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from kopsim.game import Deal
-from kopsim.ruleset import load_ruleset
+from kopsim.engine.reference import Deal
+from kopsim.rules.load import load_ruleset
 
 from deals import ALL  # tests/deals.py
 

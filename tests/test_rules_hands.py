@@ -9,8 +9,8 @@ from functools import lru_cache
 
 import pytest
 
-from kopsim.game import Deal, State
-from kopsim.ruleset import load_ruleset
+from kopsim.engine.reference import Deal, State
+from kopsim.rules.load import load_ruleset
 
 
 @lru_cache(maxsize=None)

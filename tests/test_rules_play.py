@@ -10,8 +10,8 @@ from functools import lru_cache
 
 import pytest
 
-from kopsim.game import Deal, State
-from kopsim.ruleset import load_ruleset
+from kopsim.engine.reference import Deal, State
+from kopsim.rules.load import load_ruleset
 
 from deals import make_deal  # tests/deals.py
 PTS = {"A": 11, "10": 10, "Q": 3, "J": 2}  # KF §1.1: A=11, 10=10, Q=3, J=2

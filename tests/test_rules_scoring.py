@@ -1,4 +1,4 @@
-"""Payouts via kopsim.scoring.score, written from the documents (BUNDLED.md, KOP-FAMILY.md).
+"""Payouts via kopsim.engine.scoring.score, written from the documents (BUNDLED.md, KOP-FAMILY.md).
 
 Covers, per bundled ruleset: every contract at every doubling level and tier, schneider thresholds,
 52:52 ties with and without doubles, counted (alternating) doubles, kop-sportowy's cicha cap,
@@ -11,8 +11,8 @@ from functools import lru_cache
 
 import pytest
 
-from kopsim.ruleset import load_ruleset
-from kopsim.scoring import score
+from kopsim.rules.load import load_ruleset
+from kopsim.engine.scoring import score
 
 
 @lru_cache(maxsize=None)

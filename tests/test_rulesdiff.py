@@ -3,8 +3,8 @@
 import pytest
 
 from kopsim.cli import main
-from kopsim.ruleset import load_ruleset, ruleset_from_dict
-from kopsim.rulesdiff import diff_rules, format_diff
+from kopsim.rules.load import load_ruleset, ruleset_from_dict
+from kopsim.rules.diff import diff_rules, format_diff
 
 
 def texts(a, b):
@@ -146,7 +146,7 @@ def test_file_path_rulesets(tmp_path, capsys):
 
 @pytest.mark.parametrize("a", ["kop", "baska", "kop-sportowy", "kop-victory-cards"])
 def test_every_bundled_pair_diffs_without_error(a):
-    from kopsim.ruleset import bundled_names
+    from kopsim.rules.load import bundled_names
 
     for b in bundled_names():
         changes = diff_rules(load_ruleset(a), load_ruleset(b))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kopsim.errors import InputError
-from kopsim.ruleset import load_ruleset
+from kopsim.rules.load import load_ruleset
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rulesets.md"
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from kopsim.ruleset import load_ruleset
-from kopsim.session import BankrollSession, bankroll_step, series_points
+from kopsim.rules.load import load_ruleset
+from kopsim.engine.sessions import BankrollSession, bankroll_step, series_points
 
 SERIES = load_ruleset("kop-sportowy").session
 BANK = load_ruleset("kop-victory-cards").session

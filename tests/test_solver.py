@@ -7,11 +7,11 @@ import random
 import pytest
 
 from kopsim.cli import main
-from kopsim.compiled import compile_rules
-from kopsim.game import Deal, State
-from kopsim.ruleset import load_ruleset
-from kopsim.scoring import score
-from kopsim.solver import brute_force, side_value, solve, terminal_outcome
+from kopsim.rules.compile import compile_rules
+from kopsim.engine.reference import Deal, State
+from kopsim.rules.load import load_ruleset
+from kopsim.engine.scoring import score
+from kopsim.bots.solver import brute_force, side_value, solve, terminal_outcome
 
 RULESETS = ["kop", "baska", "kop-sportowy", "kop-catsatcards"]
 
@@ -199,7 +199,7 @@ def test_cli_solve_bad_input_exits_2(capsys, argv, message):
 
 
 def _kop_with(ranks: dict, extra_trumps: list, extra_plain: dict):
-    from kopsim.ruleset import load_raw, ruleset_from_dict
+    from kopsim.rules.load import load_raw, ruleset_from_dict
 
     data, _ = load_raw("kop")
     data["name"] = "kop-big"

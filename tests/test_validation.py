@@ -9,7 +9,7 @@ import pytest
 
 from kopsim.cli import main
 from kopsim.errors import InputError
-from kopsim.ruleset import bundled_names, load_ruleset
+from kopsim.rules.load import bundled_names, load_ruleset
 
 RULESETS = Path(__file__).resolve().parents[1] / "rulesets"  # not the cwd: pytest may run anywhere
 

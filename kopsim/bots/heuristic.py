@@ -19,8 +19,8 @@ import numpy as np
 from numba import njit
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..compiled import CompiledRules, compile_rules
-from ..game import Observation
+from ..rules.compile import CompiledRules, compile_rules
+from ..engine.reference import Observation
 
 # parameter vector layout (kernel rows and Params share it)
 P_SOLO, P_DU, P_CICHA, P_DOUBLE, P_REDOUBLE, P_TEAM_DOUBLE, P_SMEAR = range(7)

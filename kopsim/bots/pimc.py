@@ -20,10 +20,10 @@ import random
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..compiled import CompiledRules, compile_rules
-from ..game import Deal, IllegalAction, Observation, State, old_side_of
-from ..rng import Stream
-from ..scoring import score
+from ..rules.compile import CompiledRules, compile_rules
+from ..engine.reference import Deal, IllegalAction, Observation, State, old_side_of
+from ..engine.rng import Stream
+from ..engine.scoring import score
 
 
 class PimcParams(BaseModel):
@@ -160,7 +160,7 @@ class _Sampler:
 
 def _solve_moves(cr: CompiledRules, st: State) -> dict[str, float]:
     """Double-dummy value of each legal card (old side minus young side, per seat)."""
-    from ..solver import solve
+    from .solver import solve
 
     index = {c: i for i, c in enumerate(cr.cards)}
     hands = [_cards_mask(index, h) for h in st.held]
@@ -199,7 +199,7 @@ def contract_after(st: State, seat: int, call: str) -> tuple[str, int | None, li
 def payout_of_contract(cr: CompiledRules, deal: Deal, contract: str, declarer: int | None,
                        doubles: list[int], seat: int) -> float:
     """Seat's payout when `contract` is played double-dummy from the first lead."""
-    from ..solver import solve
+    from .solver import solve
 
     rules = cr.rules
     old = old_side_of(rules, deal, contract, declarer)

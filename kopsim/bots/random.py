@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from ..game import Observation
-from ..rng import Stream
+from ..engine.reference import Observation
+from ..engine.rng import Stream
 
 
 class RandomParams(BaseModel):

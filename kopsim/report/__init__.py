@@ -25,7 +25,7 @@ def build_report(results_dir: str | Path, out: str | Path | None = None):
     from .analysis import analyse
     from .plots import draw_all
     from .render import write_report
-    from .results import load_results
+    from .read import load_results
 
     res = load_results(results_dir)
     an = analyse(res)
@@ -36,31 +36,3 @@ def build_report(results_dir: str | Path, out: str | Path | None = None):
     except OSError as e:
         raise InputError([Problem(str(out), "", f"cannot write the report: {e}")])
     return out, files, an
-
-
-def _printable(text: str) -> str:
-    """A string from a results folder as one terminal line: control characters (escape
-    sequences, line breaks) become spaces."""
-    return re.sub(r"[\x00-\x1f\x7f-\x9f]", " ", text)
-
-
-def cmd_report(args) -> int:
-    import sys
-
-    from .render import warnings
-
-    out, files, an = build_report(args.results_dir, args.output)
-    for w in warnings(an):  # printed here only, once; the page shows them as a banner
-        print(f"warning: {_printable(w)}", file=sys.stderr)
-    hands = int(an.overview["hands"].sum())
-    n_png = sum(f.suffix == ".png" for f in files)
-    n_csv = sum(f.suffix == ".csv" for f in files)
-    print(f"report on {hands:,} hands of {len(an.variants)} variant"
-          f"{'s' if len(an.variants) != 1 else ''} written to {out}/")
-    print(f"  {out / 'index.html'}   (self-contained: open it in a browser)")
-    print(f"  {out / 'report.md'}")
-    print(f"  {n_png} plots: {out}/*.png")
-    print(f"  {n_csv} tables: {out / 'tables'}/*.csv")
-    for note in an.notes:
-        print(f"note: {note}")
-    return 0

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from ..rulesdiff import Change, diff_rules
-from .results import SEATS, Results
+from ..rules.diff import Change, diff_rules
+from .read import SEATS, Results
 from .stats import mean_ci, moments, significant, wilson
 
 POSITIONS = ("forehand", "second", "third", "dealer")  # counted from the dealer's left

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ..rulesdiff import SECTIONS
+from ..rules.diff import SECTIONS
 from .analysis import PAIRED_METRICS, POSITIONS, Analysis
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
@@ -208,7 +208,7 @@ def _rule_diffs(an: Analysis) -> tuple[str, str]:
             m.append(text + "\n")
             continue
         h.append("<dl class='diff'>")
-        # kopsim.rulesdiff's sections in its order, then any it adds later: no change is dropped
+        # kopsim.rules.diff's sections in its order, then any it adds later: no change is dropped
         others = [c.section for c in changes if c.section not in SECTIONS]
         for section in [*SECTIONS, *dict.fromkeys(others)]:
             items = [c.text for c in changes if c.section == section]

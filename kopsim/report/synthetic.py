@@ -17,11 +17,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from ..batch import BatchResult
-from ..compiled import TIERS, compile_rules
-from ..ruleset import Ruleset, load_ruleset
-from ..runner import iter_run
-from ..session import BankrollSession, series_points
+from ..engine.kernel import BatchResult
+from ..rules.compile import TIERS, compile_rules
+from ..rules.load import load_ruleset
+from ..rules.model import Ruleset
+from ..engine.layout import iter_run
+from ..engine.sessions import BankrollSession, series_points
 
 
 def batch_frame(res: BatchResult, variant: str, deal_ids: np.ndarray,

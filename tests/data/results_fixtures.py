@@ -13,7 +13,8 @@ from pathlib import Path
 
 import polars as pl
 
-from kopsim.ruleset import Ruleset, load_ruleset, ruleset_from_dict
+from kopsim.rules.load import load_ruleset, ruleset_from_dict
+from kopsim.rules.model import Ruleset
 
 PAYLOAD = "<script>alert('x')</script><img src=x onerror=alert(1)>"
 

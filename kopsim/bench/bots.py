@@ -1,0 +1,78 @@
+"""Bot benchmarks: the solver on full positions and pimc per card decision (heuristic line-ups
+are rows of `kopsim.bench.engine` itself).
+
+Medians, not means: a decision's cost varies with the position (early leads search far more
+than last-trick follows), and the issue's targets are stated as medians.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import numpy as np
+
+
+def solver_full_positions(ruleset: str = "kop", positions: int = 2000, seed: int = 7) -> dict:
+    """Milliseconds to solve whole hands (every trick, move values and best line included) from
+    the first lead: random deals, random playable contracts, old sides and doubles."""
+    import random
+
+    from ..rules.compile import compile_rules
+    from ..rules.load import load_ruleset
+    from ..bots.solver import solve
+
+    cr = compile_rules(load_ruleset(ruleset))
+    rng = random.Random(seed)
+    ks = [k for k in range(len(cr.contract_names)) if not cr.arrays["c_instant"][k]]
+    nc, hs = cr.n_cards, cr.n_cards // 4
+
+    def deal():
+        p = list(range(nc))
+        rng.shuffle(p)
+        return [sum(1 << c for c in p[hs * s:hs * s + hs]) for s in range(4)]
+
+    solve(cr, ks[0], 5, deal(), 0)  # compile or load the cache
+    times = []
+    for _ in range(positions):
+        args = (cr, rng.choice(ks), rng.randrange(1, 15), deal(), rng.randrange(4))
+        doubles = [rng.randrange(4) for _ in range(rng.randrange(3))]
+        t0 = time.perf_counter()
+        solve(*args, double_seats=doubles, moves=True, line=True)
+        times.append(time.perf_counter() - t0)
+    return {"bench": "solver_full_position", "ruleset": ruleset, "positions": positions,
+            "median_ms": round(1000 * statistics.median(times), 3),
+            "p90_ms": round(1000 * float(np.percentile(times, 90)), 3),
+            "max_ms": round(1000 * max(times), 3)}
+
+
+def pimc_card_decisions(ruleset: str = "kop", hands: int = 30, seed: int = 1,
+                        samples: int | None = None) -> dict:
+    """Median time of pimc's card decisions with a real choice (two or more legal cards), over
+    whole hands of pimc against heuristic bots."""
+    from ..bots import bot_spec
+    from ..engine.reference import Deal, State
+    from ..engine.rng import hand_seed
+    from ..rules.load import load_ruleset
+
+    rules = load_ruleset(ruleset)
+    spec = bot_spec({"name": "pimc"} if samples is None else {"name": "pimc", "samples": samples})
+    heur = bot_spec("heuristic")
+    times = []
+    for i in range(hands):
+        hs = hand_seed(seed, i)
+        state = State(rules, Deal.from_seed(rules, hs, i % 4))
+        bots = [spec.make(hs, s, rules) if s % 2 == 0 else heur.make(hs, s, rules)
+                for s in range(4)]
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            t0 = time.perf_counter()
+            action = bots[seat].act(obs)
+            dt = time.perf_counter() - t0
+            if seat % 2 == 0 and state.phase == "play" and len(obs.legal_actions) > 1 and i > 0:
+                times.append(dt)
+            state.apply_action(action)
+    return {"bench": "pimc_card_decision", "ruleset": ruleset, "samples": spec.params.samples,
+            "decisions": len(times), "median_ms": round(1000 * statistics.median(times), 2),
+            "p90_ms": round(1000 * float(np.percentile(times, 90)), 2)}

@@ -1,0 +1,64 @@
+"""`kopsim bench`: hands/s and peak memory (kopsim.bench.engine measures, this prints)."""
+
+from __future__ import annotations
+
+import json
+
+from . import args as cliargs
+
+
+def add_parser(sub) -> None:
+    b = sub.add_parser("bench", help="hands/s and peak memory per ruleset and engine")
+    b.add_argument("rulesets", nargs="*", help="default: every bundled ruleset")
+    b.add_argument("--hands", type=cliargs.count(), default=2_000_000,
+                   help="hands for the batch kernel")
+    b.add_argument("--reference-hands", type=cliargs.count(), default=5_000)
+    b.add_argument("--heuristic-hands", type=cliargs.count(), default=None,
+                   help="hands for four heuristic bots in the batch kernel (default: hands / 4)")
+    b.add_argument("--bots", action="store_true",
+                   help="also the solver's and pimc's decision times (medians)")
+    b.add_argument("--jobs", type=cliargs.jobs_list, default=None, metavar="N,N",
+                   help="also time `kopsim run` (Parquet written) at these job counts, "
+                        "e.g. --jobs 1,2, with the speed-up over the first")
+    b.add_argument("--run-deals", type=cliargs.count(), default=2_000_000,
+                   help="deals per `kopsim run` timing (default 2,000,000)")
+    b.add_argument("--lineups", default="random,heuristic",
+                   help="line-ups timed with --jobs (default random,heuristic)")
+    b.add_argument("--json", action="store_true")
+
+
+def run(args) -> int:
+    from ..bench.engine import bots_bench, run_bench, run_jobs_bench
+    from ..rules.load import bundled_names, load_ruleset
+
+    names = args.rulesets or bundled_names()
+    for name in names:  # a misspelt name is a located error here, not a failed subprocess
+        load_ruleset(name)
+    results = run_bench(names, args.hands, args.reference_hands, args.heuristic_hands)
+    bots = bots_bench(names[0] if args.rulesets else "kop") if args.bots else []
+    runs = []
+    if args.jobs:
+        lineups = [x.strip() for x in args.lineups.split(",") if x.strip()]
+        runs = run_jobs_bench(args.rulesets[0] if args.rulesets else "kop", lineups, args.jobs,
+                              args.run_deals)
+    if args.json:
+        print(json.dumps(results + bots + runs, indent=2))
+        return 0
+    print(f"{'ruleset':<20}{'engine':<11}{'line-up':<11}{'hands':>11}{'hands/s':>14}"
+          f"{'peak RSS MB':>13}")
+    for r in results:
+        print(f"{r['ruleset']:<20}{r['engine']:<11}{r['lineup']:<11}{r['hands']:>11,}"
+              f"{r['hands_per_s']:>14,.0f}{r['peak_rss_mb']:>13.1f}")
+    for r in bots:
+        what = ("solver, full 4-trick position" if r["bench"] == "solver_full_position"
+                else f"pimc card decision ({r['samples']} samples)")
+        print(f"\n{r['ruleset']}: {what}: median {r['median_ms']} ms, 90th percentile "
+              f"{r['p90_ms']} ms")
+    if runs:
+        print(f"\n`kopsim run` (Parquet written, one variant, {args.run_deals:,} deals)")
+        print(f"{'ruleset':<20}{'line-up':<11}{'jobs':>5}{'hands/s':>14}{'speed-up':>10}"
+              f"{'main MB':>9}{'worker MB':>11}")
+        for r in runs:
+            print(f"{r['ruleset']:<20}{r['lineup']:<11}{r['jobs']:>5}{r['hands_per_s']:>14,.0f}"
+                  f"{r['speedup']:>9.2f}x{r['peak_rss_mb']:>9.1f}{r['worker_peak_rss_mb']:>11.1f}")
+    return 0

@@ -1,0 +1,38 @@
+"""`kopsim replay`: every hand of a log re-derived from its ruleset."""
+
+from __future__ import annotations
+
+from ..terminal import clean
+from . import args as cliargs
+
+
+def add_parser(sub) -> None:
+    rp = sub.add_parser("replay", help="re-derive every hand of a log from its ruleset")
+    rp.add_argument("log", metavar="FILE.jsonl")
+    rp.add_argument("--rules", metavar="FILE",
+                    help="the ruleset to replay under (default: the bundled ruleset each record "
+                         "names, checked against its ruleset_sha256)")
+    rp.add_argument("--rules-from-log", action="store_true",
+                    help="also read the ruleset file a record names (ruleset_file, written by "
+                         "simulate for a ruleset file of yours); off by default, as a log may "
+                         "name any path")
+    rp.add_argument("--max-report", type=cliargs.count(0), default=20,
+                    help="discrepancies printed (default 20; 0: only the count)")
+    rp.add_argument("--jobs", type=cliargs.jobs, default=1,
+                    help="processes checking blocks of hands")
+
+
+def run(args) -> int:
+    from ..records.replay import replay
+
+    n, found = replay(args.log, args.rules, args.jobs, args.rules_from_log)
+    for d in found[: args.max_report]:
+        print(d)
+    if len(found) > args.max_report:
+        print(f"... and {len(found) - args.max_report} more")
+    if found:
+        print(f"{clean(args.log)}: {n:,} hands, {len(found):,} with a discrepancy")
+        return 1
+    print(f"{clean(args.log)}: {n:,} hands replayed, every call, card, trick, score and payout "
+          "agrees with the rules")
+    return 0

@@ -1,0 +1,438 @@
+"""The reference engine: one hand of any ruleset as a plain-Python `State`.
+
+Written for reading, not for speed: card names, sets and the validated `Ruleset` model, no
+compiled tables. Bots, `replay` and human play use it; the batch kernel (`kopsim.engine.kernel`) must
+agree with it hand for hand, which a test checks on seeded deals.
+
+The API follows OpenSpiel's: `current_player`, `legal_actions`, `apply_action`, `is_terminal`,
+`returns`, and `observation(seat)`, which holds only what that seat may know.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .rng import shuffled
+from ..rules.model import POSITIONS, Order, Ruleset
+from .scoring import Outcome, score
+
+PASS = "pass"
+DOUBLE = "double"  # the generic name restrictions use for "any double"
+
+
+# ------------------------------------------------------------------------------------------ deal
+
+
+@dataclass(frozen=True)
+class Deal:
+    dealer: int
+    hands: tuple[tuple[str, ...], ...]  # each seat's cards in the order dealt
+
+    @classmethod
+    def from_seed(cls, rules: Ruleset, seed: int, dealer: int) -> "Deal":
+        """Shuffle with the hand's seed, deal one card at a time from the dealer's left."""
+        cards = rules.cards()
+        n = rules.deck.players
+        perm = shuffled(seed, len(cards))
+        hands: list[list[str]] = [[] for _ in range(n)]
+        for k, ci in enumerate(perm):
+            hands[(dealer + 1 + k) % n].append(cards[ci])
+        return cls(dealer, tuple(tuple(h) for h in hands))
+
+    def position(self, seat: int) -> str:
+        return POSITIONS[(seat - self.dealer - 1) % 4]
+
+
+# ------------------------------------------------------------------------------------ card order
+
+
+TRUMP = None  # the trump suit's key: no plain suit's name can collide with it
+
+
+class CardOrder:
+    """One card order: which suit a card follows as, and which card beats which."""
+
+    def __init__(self, order: Order):
+        self.suit: dict[str, str | None] = {}
+        self.rank: dict[str, int] = {}  # higher is stronger within its suit
+        for i, c in enumerate(order.trumps):
+            self.suit[c] = TRUMP
+            self.rank[c] = len(order.trumps) - i
+        for name, group in order.plain.items():
+            for i, c in enumerate(group):
+                self.suit[c] = name
+                self.rank[c] = len(group) - i
+
+    def strength(self, card: str, led_suit: str | None) -> int:
+        """How strongly `card` bids for a trick whose led suit is `led_suit` (-1: not at all)."""
+        if self.suit[card] is TRUMP:
+            return 1000 + self.rank[card]
+        if self.suit[card] == led_suit:
+            return self.rank[card]
+        return -1
+
+    def winner_index(self, cards: list[str]) -> int:
+        led = self.suit[cards[0]]
+        strengths = [self.strength(c, led) for c in cards]
+        return strengths.index(max(strengths))
+
+
+def old_side_of(rules: Ruleset, deal: Deal, contract: str, declarer: int | None) -> list[int]:
+    """The old side of a contract on a deal: the holders of its team cards, the declarer and
+    the holder of the first team card he lacks, or the declarer alone."""
+    c = rules.contracts[contract]
+    if c.team == "holders":
+        return sorted({s for s in range(4) for card in c.team_cards if card in deal.hands[s]})
+    assert declarer is not None
+    if c.team == "called":
+        partner = next((s for card in c.team_cards if card not in deal.hands[declarer]
+                        for s in range(4) if card in deal.hands[s]), None)
+        return sorted({declarer} | ({partner} if partner is not None else set()))
+    return [declarer]
+
+
+# ---------------------------------------------------------------------------------- observation
+
+
+@dataclass(frozen=True)
+class TrickView:
+    leader: int
+    cards: tuple[str, ...]
+    winner: int | None  # None while the trick is open
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat knows: its own cards and everything said or played in the open."""
+
+    seat: int
+    dealer: int
+    phase: str  # "auction", "play" or "done"
+    dealt: tuple[str, ...]  # own cards as dealt
+    hand: tuple[str, ...]  # own cards still held
+    auction: tuple[tuple[int, str], ...]  # (seat, call) in order
+    bid: str | None  # the highest bid (or dealt contract), public; None when nobody bid
+    bidder: int | None
+    tricks: tuple[TrickView, ...]  # completed tricks, then the open one
+    to_play: int | None
+    legal_actions: tuple[str, ...]  # empty unless it is this seat's turn
+
+
+# ----------------------------------------------------------------------------------------- state
+
+
+@dataclass
+class State:
+    rules: Ruleset
+    deal: Deal
+    phase: str = "auction"
+    auction: list[tuple[int, str]] = field(default_factory=list)
+    bid: str | None = None
+    bidder: int | None = None
+    double_seats: list[int] = field(default_factory=list)  # doubles since the last bid
+    passes: int = 0
+    any_call: bool = False
+    spoken: set[int] = field(default_factory=set)
+    asked: set[int] = field(default_factory=set)
+    turn: int | None = None
+    contract: str | None = None
+    declarer: int | None = None
+    old_side: list[int] = field(default_factory=list)
+    held: list[list[str]] = field(default_factory=list)
+    tricks: list[TrickView] = field(default_factory=list)
+    trick: list[str] = field(default_factory=list)
+    leader: int = 0
+    points: list[float] = field(default_factory=list)
+    tricks_won: list[int] = field(default_factory=list)
+    outcome: Outcome | None = None
+    _legal: list[str] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        n = self.rules.deck.players
+        self.held = [list(h) for h in self.deal.hands]
+        self.points = [0.0] * n
+        self.tricks_won = [0] * n
+        self.leader = self.forehand
+        self._orders = self.rules._cached(
+            "card_orders", lambda: {k: CardOrder(o) for k, o in self.rules.orders.items()})
+        self._deck_index = self.rules._cached(
+            "deck_index", lambda: {c: i for i, c in enumerate(self.rules.cards())})
+        self._holdings = [set(h) for h in self.deal.hands]
+        self._points = self.rules._cached(
+            "points", lambda: {c: self.rules.deck.card_points(c) for c in self.rules.cards()})
+        self._bids = self.rules.bids()
+        self._eligible: dict[tuple[str, int], bool] = {}
+        dealt = self._dealt_contract()
+        if dealt is not None:
+            self._start(*dealt)
+        else:
+            self.turn = self.forehand
+            if self.rules.auction.style == "single":
+                self.turn = self._next_single_speaker(self.forehand, first=True)
+                if self.turn is None:
+                    self._end_auction()
+
+    # -------------------------------------------------------------------------------- basics
+    @property
+    def forehand(self) -> int:
+        return (self.deal.dealer + 1) % 4
+
+    def holding(self, seat: int) -> set[str]:
+        return self._holdings[seat]
+
+    def eligible(self, contract: str, seat: int) -> bool:
+        key = (contract, seat)
+        if key not in self._eligible:
+            pred = self.rules.contracts[contract].eligible
+            self._eligible[key] = pred is None or pred.holds(self.holding(seat),
+                                                             self.deal.position(seat))
+        return self._eligible[key]
+
+    def seats_from_forehand(self) -> list[int]:
+        return [(self.forehand + i) % 4 for i in range(4)]
+
+    def current_player(self) -> int | None:
+        return None if self.phase == "done" else self.turn
+
+    def is_terminal(self) -> bool:
+        return self.phase == "done"
+
+    def returns(self) -> tuple[float, ...]:
+        assert self.outcome is not None, "the hand is not over"
+        return self.outcome.payouts
+
+    # ------------------------------------------------------------------------------- auction
+    def _dealt_contract(self) -> tuple[str, int] | None:
+        for name in self.rules.auction.dealt:
+            for seat in self.seats_from_forehand():
+                if self.eligible(name, seat):
+                    return name, seat
+        return None
+
+    def implied_contract(self) -> tuple[str, int | None]:
+        """The contract played if nobody bids, and its declarer (the cicha holder) if alone."""
+        for name in self.rules.auction.no_bid:
+            c = self.rules.contracts[name]
+            if c.eligible is None:
+                return name, None
+            for seat in self.seats_from_forehand():
+                if self.eligible(name, seat):
+                    return name, (seat if c.team == "alone" else None)
+        raise AssertionError("validation guarantees a no-bid contract without condition")
+
+    def _may_double(self, seat: int) -> bool:
+        r = self.rules
+        if not r.doubling.names:
+            return False
+        if self.bid is None:
+            cap = r.cap_without_bid()
+            contract, declarer = self.implied_contract()
+        else:
+            cap = r.max_doubles(self.bid)
+            contract, declarer = self.bid, self.bidder
+        if len(self.double_seats) >= cap:
+            return False
+        if (not self.double_seats and seat == declarer
+                and not r.contracts[contract].declarer_may_double_first):
+            return False
+        return True
+
+    def _bids_open_to(self, seat: int) -> list[str]:
+        r = self.rules
+        floor = None if self.bid is None else r.contracts[self.bid].bid_rank
+        out = []
+        for name in self._bids:
+            c = r.contracts[name]
+            if (floor is not None and c.bid_rank <= floor) or not self.eligible(name, seat):
+                continue
+            if c.first_call_only and seat in self.spoken:
+                continue
+            out.append(name)
+        return out
+
+    def _restricted(self, seat: int, calls: list[str]) -> list[str]:
+        forbidden: set[str] = set()
+        for res in self.rules.auction.restrictions:
+            if res.first_call is not None and res.first_call != (seat not in self.spoken):
+                continue
+            if res.bid_in_force is not None and res.bid_in_force != (self.bid is not None):
+                continue
+            if res.asked is not None and res.asked != (seat in self.asked):
+                continue
+            if res.holding is not None and not res.holding.holds(self.holding(seat),
+                                                                 self.deal.position(seat)):
+                continue
+            forbidden.update(res.forbid)
+        names = self.rules.doubling.names
+        kept = [c for c in calls
+                if c not in forbidden and not (c in names and DOUBLE in forbidden)]
+        return kept or calls  # a restriction never leaves a seat without a call
+
+    def legal_calls(self, seat: int) -> list[str]:
+        """In canonical order: pass, ask, bids low to high, the next double."""
+        r = self.rules
+        a = r.auction
+        first = seat not in self.spoken
+        if a.style == "single":
+            return self._restricted(seat, [PASS] + self._bids_open_to(seat))
+        forehand_opening = a.style == "ask" and seat == self.forehand and first
+        calls = [] if forehand_opening else [PASS]
+        if forehand_opening:
+            calls.append(a.ask_call)
+        calls += self._bids_open_to(seat)
+        if not forehand_opening and self._may_double(seat):
+            calls.append(r.doubling.names[len(self.double_seats)])
+        return self._restricted(seat, calls)
+
+    def _next_single_speaker(self, start: int, first: bool) -> int | None:
+        seats = self.seats_from_forehand()
+        i = seats.index(start) if first else seats.index(start) + 1
+        for seat in seats[i:]:
+            if self._bids_open_to(seat):
+                return seat
+        return None
+
+    def _apply_call(self, call: str) -> None:
+        seat = self.turn
+        assert seat is not None
+        r = self.rules
+        self.auction.append((seat, call))
+        if call == PASS:
+            self.passes += 1
+        else:
+            self.passes = 0
+            self.any_call = True
+            if call == r.auction.ask_call and call not in r.contracts:
+                self.asked.add(seat)
+            elif call in r.contracts:
+                self.bid, self.bidder = call, seat
+                self.double_seats = []
+            else:
+                self.double_seats.append(seat)
+        self.spoken.add(seat)
+        if r.auction.style == "single":
+            self.turn = self._next_single_speaker(seat, first=False)
+            if self.turn is None:
+                self._end_auction()
+            return
+        needed = (r.auction.end_after_passes if self.any_call
+                  else r.auction.end_after_passes_without_call)
+        if self.passes >= needed:
+            self._end_auction()
+        else:
+            self.turn = (seat + 1) % 4
+
+    def _end_auction(self) -> None:
+        if self.bid is not None:
+            self._start(self.bid, self.bidder)
+        else:
+            self._start(*self.implied_contract())
+
+    # ---------------------------------------------------------------------------------- play
+    def _start(self, contract: str, declarer: int | None) -> None:
+        c = self.rules.contracts[contract]
+        self.contract, self.declarer = contract, declarer
+        if self.bid is None and contract in self.rules.auction.dealt:
+            self.bid, self.bidder = contract, declarer
+        self.old_side = old_side_of(self.rules, self.deal, contract, declarer)
+        if c.instant:
+            self._finish()
+            return
+        self.phase = "play"
+        self.leader = self.turn = self.forehand
+
+    @property
+    def order(self) -> CardOrder:
+        assert self.contract is not None
+        return self._orders[self.rules.contracts[self.contract].order]
+
+    def legal_cards(self, seat: int) -> list[str]:
+        hand = sorted(self.held[seat], key=self._deck_index.__getitem__)
+        if not self.trick:
+            return hand
+        p = self.rules.play
+        o = self.order
+        led = o.suit[self.trick[0]]
+        same = [c for c in hand if o.suit[c] == led]
+        trumps = [c for c in hand if o.suit[c] is TRUMP]
+        if same:
+            allowed = same if p.follow_suit else hand
+        elif p.trump_when_void and trumps:
+            allowed = trumps
+        else:
+            allowed = hand
+        if p.must_beat:
+            best = max(o.strength(c, led) for c in self.trick)
+            beaters = [c for c in allowed if o.strength(c, led) > best]
+            if beaters:
+                allowed = beaters
+        return allowed
+
+    def _apply_card(self, card: str) -> None:
+        seat = self.turn
+        assert seat is not None
+        self.held[seat].remove(card)
+        self.trick.append(card)
+        if len(self.trick) < 4:
+            self.turn = (seat + 1) % 4
+            return
+        w = (self.leader + self.order.winner_index(self.trick)) % 4
+        self.tricks.append(TrickView(self.leader, tuple(self.trick), w))
+        self.points[w] += sum(self._points[c] for c in self.trick)
+        self.tricks_won[w] += 1
+        self.trick = []
+        self.leader = self.turn = w
+        if not self.held[w]:
+            self._finish()
+
+    def _finish(self) -> None:
+        assert self.contract is not None
+        self.outcome = score(self.rules, self.contract, self.old_side, self.double_seats,
+                             self.points, self.tricks_won)
+        self.phase = "done"
+        self.turn = None
+
+    # ----------------------------------------------------------------------------------- API
+    def legal_actions(self) -> list[str]:
+        # computed once per decision: bots ask through observation(), apply_action checks again
+        if self._legal is None:
+            if self.phase == "done" or self.turn is None:
+                self._legal = []
+            elif self.phase == "auction":
+                self._legal = self.legal_calls(self.turn)
+            else:
+                self._legal = self.legal_cards(self.turn)
+        return list(self._legal)
+
+    def apply_action(self, action: str) -> None:
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalAction(f"{action!r} is not legal for seat {self.turn} "
+                                f"in the {self.phase} (legal: {', '.join(legal)})")
+        self._legal = None
+        if self.phase == "auction":
+            self._apply_call(action)
+        else:
+            self._apply_card(action)
+
+    def observation(self, seat: int) -> Observation:
+        tricks = list(self.tricks)
+        if self.trick:
+            tricks.append(TrickView(self.leader, tuple(self.trick), None))
+        return Observation(
+            seat=seat,
+            dealer=self.deal.dealer,
+            phase=self.phase,
+            dealt=self.deal.hands[seat],
+            hand=tuple(sorted(self.held[seat], key=self._deck_index.__getitem__)),
+            auction=tuple(self.auction),
+            bid=self.bid,
+            bidder=self.bidder,
+            tricks=tuple(tricks),
+            to_play=self.current_player(),
+            legal_actions=tuple(self.legal_actions()) if self.turn == seat else (),
+        )
+
+
+class IllegalAction(ValueError):
+    pass

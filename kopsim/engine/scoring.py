@@ -1,0 +1,129 @@
+"""From the end of play to payouts: who won, the tier, counted doubles and what each seat gets.
+
+Shared by the reference engine and `replay`; the batch kernel implements the same arithmetic on
+compiled tables and is cross-checked against this module by the tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules.model import Ruleset
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winner: str | None  # "old", "young" or None
+    tier: str  # out / schneider / schwarz / lone / tie / instant
+    doubles: int  # counted doubles that price the hand
+    payouts: tuple[float, ...]
+
+
+def counted_doubles(double_seats: list[int], old_side: list[int], cap: int) -> tuple[int, str | None]:
+    """Alternating doubles, capped: (how many count, side of the last counted one).
+
+    A double counts only if it comes from the other side than the previous counted one; the
+    first always counts. Sides are only known now, after the auction, which is the point.
+    """
+    count, last = 0, None
+    for seat in double_seats:
+        side = "old" if seat in old_side else "young"
+        if count == cap:
+            break
+        if side != last:
+            count += 1
+            last = side
+    return count, last
+
+
+def losing_tier(rules: Ruleset, points: float, tricks: int) -> str:
+    if tricks == 0:
+        return "schwarz"
+    if points <= rules.scoring.schneider_max_points:
+        return "schneider"
+    return "out"
+
+
+def distribute(rules: Ruleset, v: float, winner: str | None, old_side: list[int]) -> tuple[float, ...]:
+    """Payments of value v. When one side is a single player, his game is priced per opponent
+    (he receives v from each, or pays v to each); otherwise each winner receives v and, in
+    zero-sum rulesets, each loser pays v."""
+    n = rules.deck.players
+    pay = [0.0] * n
+    if winner is None or v == 0:
+        return tuple(pay)
+    young = [s for s in range(n) if s not in old_side]
+    winners, losers = (old_side, young) if winner == "old" else (young, old_side)
+    zero_sum = rules.scoring.style == "zero_sum"
+    if len(old_side) == 1 or len(young) == 1:
+        lone, others = (old_side[0], young) if len(old_side) == 1 else (young[0], old_side)
+        lone_won = lone in winners
+        for s in others:
+            gain = -v if lone_won else v
+            if zero_sum or gain > 0:
+                pay[s] += gain
+            if zero_sum or lone_won:
+                pay[lone] -= gain
+    else:
+        for s in winners:
+            pay[s] += v
+        if zero_sum:
+            for s in losers:
+                pay[s] -= v
+    return tuple(pay)
+
+
+def score(rules: Ruleset, contract: str, old_side: list[int], double_seats: list[int],
+          points: list[float], tricks_won: list[int]) -> Outcome:
+    c = rules.contracts[contract]
+    if c.instant:
+        v = c.payout.won.value("out")
+        return Outcome("old", "instant", 0, distribute(rules, v, "old", old_side))
+    young = [s for s in range(rules.deck.players) if s not in old_side]
+    old_pts = sum(points[s] for s in old_side)
+    old_tricks = sum(tricks_won[s] for s in old_side)
+    young_pts = sum(points[s] for s in young)
+    young_tricks = sum(tricks_won[s] for s in young)
+    doubles, last_side = counted_doubles(double_seats, old_side, rules.max_doubles(contract))
+
+    tie = False
+    if c.goal == "all_tricks":
+        winner = "old" if young_tricks == 0 else "young"
+    elif old_pts >= rules.win_points():
+        winner = "old"
+    elif old_pts == young_pts:
+        tie = True
+        if rules.scoring.tie == "nobody_wins":
+            winner = None
+        elif doubles:
+            winner = "young" if last_side == "old" else "old"
+        else:
+            winner = "young"
+    else:
+        winner = "young"
+
+    price = c.payout.won if winner == "old" else c.payout.lost
+    assert price is not None
+    if tie:
+        tier = "tie"
+    elif len(old_side) == 1 and not price.tiered:
+        tier = "lone"
+    elif winner == "old":
+        tier = losing_tier(rules, young_pts, young_tricks)
+    else:
+        tier = losing_tier(rules, old_pts, old_tricks)
+    if winner is None:
+        return Outcome(None, tier, doubles, distribute(rules, 0, None, old_side))
+
+    v = price.value(tier)
+    if tie and doubles == 0 and rules.scoring.tie_value_without_double is not None:
+        v = rules.scoring.tie_value_without_double
+    v *= rules.doubling.factor ** doubles
+    for m in rules.scoring.multipliers:
+        if m.contracts is not None and contract not in m.contracts:
+            continue
+        if ((m.when == "old_side_lost" and winner == "young")
+                or (m.when == "old_side_won" and winner == "old")
+                or (m.when == "tie" and tie)):
+            v *= m.factor
+    return Outcome(winner, tier, doubles, distribute(rules, v, winner, old_side))

@@ -1,0 +1,193 @@
+"""Session rows of `kopsim run`, fast: series placement points for thousands of sessions at once,
+and the victory-card bankroll walked through millions of hands in compiled code.
+
+Both give exactly the floats of `kopsim.engine.sessions` (`series_points`, `bankroll_step`): the same
+operations in the same order. tests/test_experiment_sessions.py holds them to it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..rules.model import Session
+
+
+def series_place_points(totals: np.ndarray, spec: Session) -> np.ndarray:
+    """`series_points` of each row of totals [m, 4]: tied places share their points, and the
+    bonus is shared by the seats that end positive."""
+    totals = np.asarray(totals, np.float64)
+    n = totals.shape[1]
+    pts = list(spec.placement_points)
+    # share[g, e]: the points of places g .. g+e-1 shared by e tied seats, as series_points sums
+    share = np.zeros((n + 1, n + 1), np.float64)
+    for g in range(n):
+        for e in range(1, n - g + 1):
+            share[g, e] = sum(pts[g:g + e]) / e
+    greater = (totals[:, None, :] > totals[:, :, None]).sum(axis=2)  # seats ahead of each seat
+    equal = (totals[:, None, :] == totals[:, :, None]).sum(axis=2)  # tied with it, itself too
+    out = share[greater, equal]
+    positive = totals > 0
+    npos = positive.sum(axis=1)
+    bonus = np.zeros(len(totals), np.float64)
+    has = npos > 0
+    bonus[has] = spec.positive_bonus / npos[has]
+    return np.where(positive, out + bonus[:, None], out)
+
+
+@njit(cache=True)
+def _bankroll_step(bal, pay, new, left):
+    """`kopsim.engine.sessions.bankroll_step` for 4 seats, into `new` (same float operations, same
+    order: pairwise debts, then each loser in seat order pays in full or unit by unit)."""
+    n = 4
+    gain = 0.0
+    for s in range(n):
+        if pay[s] > 0:
+            gain += pay[s]
+    for s in range(n):
+        new[s] = bal[s]
+    for loser in range(n):
+        p = pay[loser]
+        if not p < 0:
+            continue
+        nw = 0
+        total = 0.0
+        for w in range(n):
+            left[w] = 0.0
+            if pay[w] > 0:
+                left[w] = -p * pay[w] / gain
+                total += left[w]
+                nw += 1
+        if nw == 0:
+            continue
+        if new[loser] >= total:
+            new[loser] -= total
+            for w in range(n):
+                if pay[w] > 0:
+                    new[w] += left[w]
+            continue
+        while new[loser] > 0:
+            any_left = False
+            for w in range(n):
+                if pay[w] > 0 and left[w] > 0:
+                    any_left = True
+            if not any_left:
+                break
+            for k in range(1, n):
+                w = (loser + k) % n
+                if not pay[w] > 0:
+                    continue
+                if new[loser] <= 0:
+                    break
+                unit = 1.0
+                if left[w] < unit:
+                    unit = left[w]
+                if new[loser] < unit:
+                    unit = new[loser]
+                if unit <= 0:
+                    continue
+                new[loser] -= unit
+                new[w] += unit
+                left[w] -= unit
+
+
+@njit(cache=True)
+def _scan(deal_ids, pay, start, bal, st, keep, sess, hidx, held, paid, e_sess, e_hands, e_bal,
+          e_first):
+    """Walk deals in order through bankroll sessions. st = [open, session, next session, hands,
+    first deal]; a session opens only on a deal id divisible by 4. For each kept hand, `held` gets
+    the balances before it and `paid` what moved. Returns (kept, ended)."""
+    new = np.zeros(4, np.float64)
+    left = np.zeros(4, np.float64)
+    nk = 0
+    ne = 0
+    for i in range(deal_ids.shape[0]):
+        d = deal_ids[i]
+        if st[0] == 0:
+            if d % 4 != 0:
+                continue
+            for s in range(4):
+                bal[s] = start
+            st[0] = 1
+            st[1] = st[2]
+            st[2] += 1
+            st[3] = 0
+            st[4] = d
+        _bankroll_step(bal, pay[i], new, left)
+        for s in range(4):
+            held[nk, s] = bal[s]
+            paid[nk, s] = new[s] - bal[s]
+            bal[s] = new[s]
+        keep[nk] = i
+        sess[nk] = st[1]
+        hidx[nk] = st[3]
+        nk += 1
+        st[3] += 1
+        low = bal[0]
+        for s in range(1, 4):
+            if bal[s] < low:
+                low = bal[s]
+        if low <= 0:
+            e_sess[ne] = st[1]
+            e_hands[ne] = st[3]
+            e_first[ne] = st[4]
+            for s in range(4):
+                e_bal[ne, s] = bal[s]
+            ne += 1
+            st[0] = 0
+    return nk, ne
+
+
+class BankrollScan(NamedTuple):
+    """The kept hands of a chunk (positions into it) with their session, hand index, the cards
+    each seat held before the hand and what each seat actually gained or paid on it (a loser who
+    cannot pay in full pays what he has); the sessions that ended in the chunk {session, hands,
+    balance [m, 4], complete, first_deal}; the carry at the chunk's end."""
+
+    keep: np.ndarray
+    session: np.ndarray
+    hand_index: np.ndarray
+    held: np.ndarray
+    paid: np.ndarray
+    ended: dict
+    carry: dict
+
+
+def bankroll_scan(spec: Session, carry: dict, deal_ids: np.ndarray, payouts: np.ndarray,
+                  final: bool) -> BankrollScan:
+    """One chunk's deals, in order, through the victory-card sessions, given each deal's nominal
+    payouts (what the rules price the hand at).
+
+    carry: {"open", "session", "next_session", "hands", "balance", "first_deal"} at the chunk's
+    start (JSON-able: it is stored with the chunk). With final=True a session still open is ended
+    as incomplete."""
+    n = len(deal_ids)
+    st = np.array([1 if carry["open"] else 0, carry["session"], carry["next_session"],
+                   carry["hands"], carry["first_deal"]], np.int64)
+    bal = np.array(carry["balance"] if carry["open"] else [0.0] * 4, np.float64)
+    keep = np.empty(n, np.int64)
+    sess = np.empty(n, np.int64)
+    hidx = np.empty(n, np.int64)
+    held = np.empty((n, 4), np.float64)
+    paid = np.empty((n, 4), np.float64)
+    e_sess = np.empty(n + 1, np.int64)
+    e_hands = np.empty(n + 1, np.int64)
+    e_first = np.empty(n + 1, np.int64)
+    e_bal = np.empty((n + 1, 4), np.float64)
+    nk, ne = _scan(np.ascontiguousarray(deal_ids, np.int64),
+                   np.ascontiguousarray(payouts, np.float64), float(spec.start), bal, st,
+                   keep, sess, hidx, held, paid, e_sess, e_hands, e_bal, e_first)
+    complete = np.ones(ne, bool)
+    if final and st[0] == 1:
+        e_sess[ne], e_hands[ne], e_first[ne] = st[1], st[3], st[4]
+        e_bal[ne] = bal
+        ne += 1
+        complete = np.r_[complete, False]
+    ended = {"session": e_sess[:ne], "hands": e_hands[:ne], "balance": e_bal[:ne],
+             "complete": complete, "first_deal": e_first[:ne]}
+    out = {"open": bool(st[0]), "session": int(st[1]), "next_session": int(st[2]),
+           "hands": int(st[3]), "balance": [float(x) for x in bal] if st[0] else None,
+           "first_deal": int(st[4])}
+    return BankrollScan(keep[:nk], sess[:nk], hidx[:nk], held[:nk], paid[:nk], ended, out)

@@ -1,0 +1,155 @@
+"""`kopsim simulate`: random-play hands of one ruleset through the batch kernel, summarised."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..rules.compile import compile_rules
+from ..errors import InputError, Problem
+from ..records.format import HandRecord
+from ..rules.load import BUNDLED_DIR, resolve_path
+from ..rules.model import Ruleset
+from .layout import iter_run
+from .sessions import BankrollSession, series_points
+from ..terminal import compile_notice, progress_bar
+
+
+@dataclass
+class Summary:
+    rules: Ruleset
+    hands: int = 0
+    seconds: float = 0.0
+    contract_counts: dict[str, int] = field(default_factory=dict)
+    old_wins: dict[str, int] = field(default_factory=dict)
+    pay_sum: np.ndarray = field(default_factory=lambda: np.zeros(4))
+    pay_sq: np.ndarray = field(default_factory=lambda: np.zeros(4))
+    sessions_done: int = 0
+    session_lengths: list[int] = field(default_factory=list)
+    session_points: np.ndarray = field(default_factory=lambda: np.zeros(4))
+    session_wins: np.ndarray = field(default_factory=lambda: np.zeros(4))
+
+    def text(self) -> str:
+        n = max(self.hands, 1)
+        lines = [f"{self.rules.name}: {self.hands:,} hands in {self.seconds:.2f} s "
+                 f"({self.hands / max(self.seconds, 1e-9):,.0f} hands/s, batch kernel, random bots)",
+                 "", f"{'contract':<12}{'hands':>10}{'share':>9}{'old side won':>15}"]
+        for name in self.rules.contracts:
+            c = self.contract_counts.get(name, 0)
+            if c == 0:
+                continue
+            lines.append(f"{name:<12}{c:>10,}{100 * c / n:>8.2f}%"
+                         f"{100 * self.old_wins.get(name, 0) / c:>14.1f}%")
+        lines += ["", "mean payout per seat (95% CI):"]
+        for s in range(4):
+            mean = self.pay_sum[s] / n
+            var = max(self.pay_sq[s] / n - mean * mean, 0.0)
+            half = 1.96 * math.sqrt(var / n)
+            lines.append(f"  seat {s}: {mean:+.4f} ± {half:.4f}")
+        if self.sessions_done:
+            spec = self.rules.session
+            lines += ["", f"sessions completed: {self.sessions_done:,} "
+                      f"(mean length {np.mean(self.session_lengths):.1f} hands)"]
+            if spec.kind == "series":
+                lines.append("  mean placement points per seat: " + ", ".join(
+                    f"{x / self.sessions_done:.3f}" for x in self.session_points))
+            else:
+                lines.append("  sessions won per seat (ties stand): " + ", ".join(
+                    f"{int(x):,}" for x in self.session_wins))
+        return "\n".join(lines)
+
+
+def user_ruleset_file(name_or_path: str) -> str | None:
+    """The absolute path of a ruleset file of the user's, None for a bundled ruleset: what the
+    records of a log hold so that `kopsim replay` can name the file to pass."""
+    path = resolve_path(name_or_path).resolve()
+    return None if path.parent == BUNDLED_DIR.resolve() else str(path)
+
+
+def _open_log(log_path: str):
+    try:
+        return open(log_path, "w", encoding="utf-8")
+    except OSError as e:
+        raise InputError([Problem(log_path, "", f"cannot write the log: {e.strerror or e}")])
+
+
+def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
+             chunk: int = 65536, ruleset_file: str | None = None,
+             progress: bool | None = None) -> Summary:
+    """Play and summarise `hands` hands; progress on stderr when it is a terminal (or forced)."""
+    from .kernel import _play_batch
+
+    cr = compile_rules(rules)
+    out = Summary(rules)
+    log = _open_log(log_path) if log_path else None
+    compile_notice(_play_batch, force=progress)
+    bar = progress_bar(hands, rules.name, force=progress)
+    spec = rules.session
+    cur_session, cur_totals, cur_len = -1, np.zeros(4), 0
+    bank: BankrollSession | None = None
+
+    def close_session(complete: bool) -> None:
+        if not complete or cur_session < 0:
+            return
+        out.sessions_done += 1
+        out.session_lengths.append(cur_len)
+        if spec.kind == "series":
+            out.session_points += np.array(series_points(list(cur_totals), spec))
+        else:
+            for w in bank.winners():
+                out.session_wins[w] += 1
+
+    t0 = time.perf_counter()
+    try:
+        for ch in iter_run(cr, seed, hands, chunk):
+            res = ch.result
+            out.hands += len(res)
+            bar.update(len(res))
+            names = cr.contract_names
+            counts = np.bincount(res.contract, minlength=len(names))
+            wins = np.bincount(res.contract[res.winner == 0], minlength=len(names))
+            for k, name in enumerate(names):
+                out.contract_counts[name] = out.contract_counts.get(name, 0) + int(counts[k])
+                out.old_wins[name] = out.old_wins.get(name, 0) + int(wins[k])
+            out.pay_sum += res.payouts.sum(axis=0)
+            out.pay_sq += (res.payouts ** 2).sum(axis=0)
+            if ch.session is not None:
+                for i in range(len(res)):
+                    s = int(ch.session[i])
+                    if s != cur_session:
+                        close_session(ch_done_session(spec, cur_len, bank))
+                        cur_session, cur_totals, cur_len = s, np.zeros(4), 0
+                        bank = BankrollSession.start(spec) if spec.kind == "bankroll" else None
+                    cur_totals += res.payouts[i]
+                    cur_len += 1
+                    if bank is not None:
+                        bank.play([float(x) for x in ch.nominal_payouts[i]])
+            if log is not None:
+                for i in range(len(res)):
+                    rec: HandRecord = res.record(i, None if ch.session is None
+                                                 else int(ch.session[i]))
+                    rec.ruleset_file = ruleset_file
+                    if ch.bankroll is not None:
+                        rec.nominal_payouts = [float(x) for x in ch.nominal_payouts[i]]
+                        rec.bankroll = [float(x) for x in ch.bankroll[i]]
+                    log.write(rec.to_json())
+                    log.write("\n")
+        close_session(ch_done_session(spec, cur_len, bank))
+    finally:
+        bar.close()
+        if log is not None:
+            log.close()
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def ch_done_session(spec, length: int, bank: BankrollSession | None) -> bool:
+    """Is the last session of a run complete (not cut short by the hand count)?"""
+    if spec is None or length == 0:
+        return False
+    if spec.kind == "series":
+        return length == spec.hands
+    return bank is not None and bank.over

@@ -1,0 +1,239 @@
+"""A validated `Ruleset` compiled once into integer tables and bitmasks for the batch kernel.
+
+Cards are indices in deck order (ranks outer, suits inner), a hand is a uint64 bitmask, and every
+rule question the kernel asks in its inner loop is a table look-up:
+
+* `suit_mask[o, s]`: the cards that follow as suit s in order o (s = 0 is the trump suit);
+* `beat_mask[o, s, w]`: the cards that beat card w in a trick led in suit s;
+* predicates (who may bid what) become a small postfix program, evaluated once per seat and hand.
+
+Calls are integer codes: 0 pass, 1 ask, 2 + k bid of contract k, 2 + K + d the d-th double name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .model import POSITIONS, Predicate, Ruleset
+from .validate import max_auction_calls
+
+CALL_PASS, CALL_ASK = 0, 1
+TEAM_CODES = {"holders": 0, "called": 1, "alone": 2}
+STYLE_CODES = {"open": 0, "ask": 1, "single": 2}
+TIERS = ("out", "schneider", "schwarz", "lone", "tie", "instant")
+WINNERS = {0: "old", 1: "young", -1: None}
+
+# predicate opcodes
+P_ALL, P_ANY, P_NONE, P_COUNT, P_POS, P_AND, P_OR, P_NOT = range(8)
+
+
+def _mask(cards: list[str], index: dict[str, int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << index[c]
+    return m
+
+
+@dataclass
+class CompiledRules:
+    rules: Ruleset
+    cards: list[str]
+    contract_names: list[str]
+    call_names: list[str]
+    arrays: dict[str, np.ndarray] = field(default_factory=dict)
+    max_calls: int = 0
+    sha256: str = ""
+    derived: dict = field(default_factory=dict)  # tables other modules build once (bots)
+
+    @property
+    def n_cards(self) -> int:
+        return len(self.cards)
+
+
+def _compile_predicates(preds: list[Predicate | None], index: dict[str, int]):
+    ops: list[int] = []
+    masks: list[int] = []
+    a: list[int] = []
+    b: list[int] = []
+    start: list[int] = []
+    end: list[int] = []
+
+    def emit(op: int, mask: int = 0, x: int = 0, y: int = 0) -> None:
+        ops.append(op)
+        masks.append(mask)
+        a.append(x)
+        b.append(y)
+
+    def walk(p: Predicate) -> int:
+        """Emits p's postfix code; returns the stack depth its evaluation needs."""
+        k = p.kind
+        if k == "holds_all":
+            emit(P_ALL, _mask(p.holds_all, index))
+        elif k == "holds_any":
+            emit(P_ANY, _mask(p.holds_any, index))
+        elif k == "holds_none":
+            emit(P_NONE, _mask(p.holds_none, index))
+        elif k == "holds_count":
+            hc = p.holds_count
+            emit(P_COUNT, _mask(hc.cards, index), hc.min, 64 if hc.max is None else hc.max)
+        elif k == "position":
+            emit(P_POS, 0, POSITIONS.index(p.position))
+        elif k in ("all_of", "any_of"):
+            subs = p.all_of if k == "all_of" else p.any_of
+            # the i-th operand is evaluated above the i results before it
+            depth = max([i + walk(s) for i, s in enumerate(subs)] + [1])
+            emit(P_AND if k == "all_of" else P_OR, 0, len(subs))
+            return depth
+        else:
+            depth = walk(p.not_)
+            emit(P_NOT)
+            return depth
+        return 1
+
+    stack_size = 1
+    for p in preds:
+        start.append(len(ops))
+        if p is not None:
+            stack_size = max(stack_size, walk(p))
+        end.append(len(ops))
+    program = (np.array(ops, np.int8), np.array(masks, np.uint64), np.array(a, np.int16),
+               np.array(b, np.int16), np.array(start, np.int32), np.array(end, np.int32))
+    return program, stack_size
+
+
+def compile_rules(r: Ruleset) -> CompiledRules:
+    cards = r.cards()
+    index = {c: i for i, c in enumerate(cards)}
+    nc = len(cards)
+    contracts = list(r.contracts)
+    kidx = {n: i for i, n in enumerate(contracts)}
+    K = len(contracts)
+    order_names = list(r.orders)
+
+    # --- card orders
+    n_orders = len(order_names)
+    max_groups = 1 + max(len(o.plain) for o in r.orders.values())
+    suit = np.zeros((n_orders, nc), np.int8)
+    rank = np.zeros((n_orders, nc), np.int16)
+    for oi, name in enumerate(order_names):
+        o = r.orders[name]
+        for i, c in enumerate(o.trumps):
+            suit[oi, index[c]] = 0
+            rank[oi, index[c]] = 1000 + len(o.trumps) - i
+        for g, group in enumerate(o.plain.values(), start=1):
+            for i, c in enumerate(group):
+                suit[oi, index[c]] = g
+                rank[oi, index[c]] = len(group) - i
+    suit_mask = np.zeros((n_orders, max_groups), np.uint64)
+    beat_mask = np.zeros((n_orders, max_groups, nc), np.uint64)
+    for oi in range(n_orders):
+        for c in range(nc):
+            suit_mask[oi, suit[oi, c]] |= np.uint64(1 << c)
+        for led in range(max_groups):
+            def strength(c: int) -> int:
+                if suit[oi, c] == 0 or suit[oi, c] == led:
+                    return int(rank[oi, c])
+                return -1
+            for w in range(nc):
+                m = 0
+                for c in range(nc):
+                    if strength(c) > strength(w):
+                        m |= 1 << c
+                beat_mask[oi, led, w] = np.uint64(m)
+
+    # --- predicates: contract eligibility first, then restriction holdings
+    preds: list[Predicate | None] = [r.contracts[n].eligible for n in contracts]
+    preds += [res.holding for res in r.auction.restrictions]
+    (p_op, p_mask, p_a, p_b, p_start, p_end), pred_stack = _compile_predicates(preds, index)
+
+    # --- contracts
+    bids = r.bids()
+    bid_pos = np.full(K, -1, np.int16)
+    for j, n in enumerate(bids):
+        bid_pos[kidx[n]] = j
+    max_team = max([len(c.team_cards) for c in r.contracts.values()] + [1])
+    team_cards = np.full((K, max_team), -1, np.int8)
+    team_mask = np.zeros(K, np.uint64)
+    won = np.zeros((K, 5), np.float64)  # out, schneider, schwarz, (unused), tie
+    lost = np.zeros((K, 5), np.float64)
+    won_tiered = np.zeros(K, np.bool_)
+    lost_tiered = np.zeros(K, np.bool_)
+    mult = np.ones((K, 3), np.float64)  # old_side_lost, old_side_won, tie
+    for k, n in enumerate(contracts):
+        c = r.contracts[n]
+        for i, card in enumerate(c.team_cards):
+            team_cards[k, i] = index[card]
+        team_mask[k] = np.uint64(_mask(c.team_cards, index))
+        for arr, tiered, price in ((won, won_tiered, c.payout.won), (lost, lost_tiered, c.payout.lost)):
+            if price is None:
+                continue
+            tiered[k] = price.tiered
+            for t, tier in enumerate(("out", "schneider", "schwarz")):
+                arr[k, t] = price.value(tier)
+            arr[k, 4] = price.value("tie")
+        for m in r.scoring.multipliers:
+            if m.contracts is None or n in m.contracts:
+                mult[k, ("old_side_lost", "old_side_won", "tie").index(m.when)] *= m.factor
+    A = r.auction
+    res = A.restrictions
+    forbid = np.zeros(len(res), np.uint64)
+    forbid_double = np.zeros(len(res), np.bool_)
+    tri = lambda v: -1 if v is None else int(v)  # noqa: E731
+    for i, x in enumerate(res):
+        m = 0
+        for name in x.forbid:
+            if name == "pass":
+                m |= 1 << CALL_PASS
+            elif name == A.ask_call:
+                m |= 1 << CALL_ASK
+            elif name == "double":
+                forbid_double[i] = True
+            else:
+                m |= 1 << (2 + kidx[name])
+        forbid[i] = np.uint64(m)
+
+    chain = r.doubling.names
+    call_names = ["pass", A.ask_call] + contracts + list(chain)
+    max_calls = max_auction_calls(r)
+
+    arrays = dict(
+        card_points=np.array([r.deck.card_points(c) for c in cards], np.float64),
+        suit=suit, suit_mask=suit_mask, beat_mask=beat_mask,
+        p_op=p_op, p_mask=p_mask, p_a=p_a, p_b=p_b, p_start=p_start, p_end=p_end,
+        bids=np.array([kidx[n] for n in bids], np.int16),
+        bid_pos=bid_pos,
+        c_first_call_only=np.array([r.contracts[n].first_call_only for n in contracts], np.bool_),
+        c_team=np.array([TEAM_CODES[r.contracts[n].team] for n in contracts], np.int8),
+        c_team_cards=team_cards, c_team_mask=team_mask,
+        c_instant=np.array([r.contracts[n].instant for n in contracts], np.bool_),
+        c_all_tricks=np.array([r.contracts[n].goal == "all_tricks" for n in contracts], np.bool_),
+        c_order=np.array([order_names.index(r.contracts[n].order) if r.contracts[n].order else 0
+                          for n in contracts], np.int8),
+        c_max_doubles=np.array([r.max_doubles(n) for n in contracts], np.int8),
+        c_decl_double_first=np.array([r.contracts[n].declarer_may_double_first
+                                      for n in contracts], np.bool_),
+        c_has_pred=np.array([r.contracts[n].eligible is not None for n in contracts], np.bool_),
+        c_won=won, c_lost=lost, c_won_tiered=won_tiered, c_lost_tiered=lost_tiered, c_mult=mult,
+        no_bid=np.array([kidx[n] for n in A.no_bid], np.int16),
+        dealt=np.array([kidx[n] for n in A.dealt], np.int16),
+        r_forbid=forbid, r_forbid_double=forbid_double,
+        r_has_holding=np.array([x.holding is not None for x in res], np.bool_),
+        r_first_call=np.array([tri(x.first_call) for x in res], np.int8),
+        r_bid_in_force=np.array([tri(x.bid_in_force) for x in res], np.int8),
+        r_asked=np.array([tri(x.asked) for x in res], np.int8),
+        # scalars, in two arrays so that everything crosses into numba the same way; params[7] is
+        # the stack depth the predicate programs need (the kernel sizes its scratch from it)
+        params=np.array([
+            STYLE_CODES[A.style], A.end_after_passes, A.end_after_passes_without_call,
+            r.cap_without_bid(), len(chain), 1 if r.scoring.style == "zero_sum" else 0,
+            1 if r.scoring.tie == "nobody_wins" else 0, pred_stack,
+        ], np.int64),
+        fparams=np.array([
+            r.doubling.factor, r.win_points(), r.scoring.schneider_max_points,
+            np.nan if r.scoring.tie_value_without_double is None
+            else r.scoring.tie_value_without_double,
+        ], np.float64),
+    )
+    return CompiledRules(r, cards, contracts, call_names, arrays, max_calls, r.sha256())

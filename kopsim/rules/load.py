@@ -1,0 +1,253 @@
+"""Reading a ruleset: a bundled name or a TOML file, `extends` resolved, file size and nesting
+capped, then the models (`model`) and the semantic checks (`validate`)."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from ..errors import InputError, Problem, dotted
+from .model import MAX_EXTENDS_CHAIN, MAX_EXTENDS_CHARS, MAX_FILE_BYTES, MAX_NESTING, Ruleset
+from .validate import check_semantics
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+BUNDLED_DIR = Path(__file__).resolve().parent.parent / "rulesets"
+
+
+# --------------------------------------------------------------------------------------- loading
+
+
+def bundled_names() -> list[str]:
+    return sorted(p.stem for p in BUNDLED_DIR.glob("*.toml"))
+
+
+def resolve_path(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
+    """A bare name ("kop") is a bundled ruleset; anything ending in .toml or holding a path
+    separator is a file, relative to the extending file's folder when given from `extends`."""
+    s = str(name_or_path)
+    p = Path(s)
+    if p.suffix != ".toml" and "/" not in s and "\\" not in s:
+        return BUNDLED_DIR / f"{s}.toml"
+    if relative_to is not None and not p.is_absolute():
+        return relative_to / p
+    return p
+
+
+def _read_text(path: Path, label: str) -> str:
+    """The text of a ruleset file: a regular file of at most MAX_FILE_BYTES, in UTF-8. Opened
+    without blocking and checked before reading, so a FIFO or a device is refused, not read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        if path.parent == BUNDLED_DIR:  # a bare name: say so, not where bundled files live
+            raise InputError([Problem(path.stem, "", "no bundled ruleset of that name (bundled: "
+                                      f"{', '.join(bundled_names())}; or give a .toml path)")])
+        raise InputError([Problem(label, "", "no such ruleset file "
+                                  f"(bundled rulesets: {', '.join(bundled_names())})")])
+    except (OSError, ValueError) as e:
+        raise InputError([Problem(label, "", f"cannot read: {e}")])
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise InputError([Problem(label, "", "not a regular file: a ruleset is a TOML file")])
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError([Problem(label, "", f"larger than {MAX_FILE_BYTES:,} bytes: "
+                                  "not a ruleset file")])
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError([Problem(label, "", f"cannot read: not UTF-8 text ({e.reason} at byte "
+                                  f"{e.start})")])
+
+
+def read_toml(path: Path, label: str) -> dict:
+    text = _read_text(path, label)
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        line = _deep_line(text)
+        raise InputError([Problem(str(path), f"line {line}" if line else "",
+                                  "TOML nested too deeply: at most "
+                                  f"{MAX_NESTING} tables and arrays inside one another")])
+    except tomllib.TOMLDecodeError as e:
+        msg = str(e)
+        where = ""
+        lineno = getattr(e, "lineno", None)
+        if lineno is not None:
+            where = f"line {lineno}, column {e.colno}"
+            msg = e.msg
+        elif "(at line" in msg:
+            msg, _, rest = msg.partition(" (at ")
+            where = rest.rstrip(")")
+        raise InputError([Problem(str(path), where, f"TOML syntax error: {msg}")])
+    _check_nesting(data, str(path))
+    return data
+
+
+def _deep_line(text: str) -> int | None:
+    """The line on which brackets and braces, outside strings and comments, first open more than
+    MAX_NESTING deep: a rough scan of TOML, only to locate what the parser cannot nest into."""
+    depth, line, i = 0, 1, 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "\"'":
+            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else ch
+            end = i + len(quote)
+            while end < len(text) and not text.startswith(quote, end):
+                end += 2 if text[end] == "\\" and quote[0] == '"' else 1
+            line += text.count("\n", i, end)
+            i = end + len(quote)
+            continue
+        if ch == "#":
+            i = text.find("\n", i)
+            if i < 0:
+                break
+            continue
+        if ch == "\n":
+            line += 1
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return line
+        elif ch in "]}":
+            depth -= 1
+        i += 1
+    return None
+
+
+def _check_nesting(data: dict, source: str) -> None:
+    """Refuse tables and arrays nested deeper than MAX_NESTING (walked without recursion, so the
+    check itself cannot overflow the stack), naming the first path that goes too deep."""
+    todo: list[tuple[object, tuple]] = [(data, ())]
+    while todo:
+        value, loc = todo.pop()
+        if len(loc) > MAX_NESTING:
+            raise InputError([Problem(source, dotted(loc[:MAX_NESTING]) + "...",
+                                      f"nested more than {MAX_NESTING} deep: at most "
+                                      f"{MAX_NESTING} tables and arrays inside one another")])
+        if isinstance(value, dict):
+            todo += [(v, (*loc, k)) for k, v in value.items()]
+        elif isinstance(value, list):
+            todo += [(v, (*loc, i)) for i, v in enumerate(value)]
+
+
+def _check_extends_name(name: object, source: str) -> str:
+    if not isinstance(name, str) or not name:
+        raise InputError([Problem(source, "extends", "expected the name or path of a ruleset")])
+    if len(name) > MAX_EXTENDS_CHARS:
+        raise InputError([Problem(source, "extends", f"a name or path of {len(name):,} "
+                                  f"characters: at most {MAX_EXTENDS_CHARS}")])
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+        raise InputError([Problem(source, "extends", "a name or path with a control character "
+                                  "(such as NUL)")])
+    return name
+
+
+# Tables that are one value, not a set of settings: a child's replaces the parent's whole.
+ATOMIC_TABLES = {"eligible", "holding", "won", "lost", "plain"}
+
+
+def merge_tables(parent: dict, child: dict) -> dict:
+    """Child overrides parent; tables merge key by key (except ATOMIC_TABLES), everything else
+    is replaced."""
+    out = dict(parent)
+    for k, v in child.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict) and k not in ATOMIC_TABLES:
+            out[k] = merge_tables(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def load_raw(name_or_path: str | Path, _chain: tuple[Path, ...] = ()) -> tuple[dict, Path]:
+    """The merged TOML data of a ruleset, `extends` resolved (parents first)."""
+    path = resolve_path(name_or_path, _chain[-1].parent if _chain else None)
+    label = str(path) if not _chain or _exists(path) else str(name_or_path)
+    resolved = _resolved(path, label)
+    if resolved in _chain:
+        cycle = " -> ".join(p.name for p in (*_chain, resolved))
+        raise InputError([Problem(str(_chain[-1]), "extends", f"extends cycle: {cycle}")])
+    if len(_chain) >= MAX_EXTENDS_CHAIN:
+        raise InputError([Problem(str(_chain[-1]), "extends", "a chain of more than "
+                                  f"{MAX_EXTENDS_CHAIN} rulesets extending one another, from "
+                                  f"{_chain[0]}")])
+    data = read_toml(path, label)
+    parent_name = data.pop("extends", None)
+    if parent_name is None:
+        return data, path
+    parent_name = _check_extends_name(parent_name, str(path))
+    try:
+        parent, _ = load_raw(parent_name, (*_chain, resolved))
+    except InputError as e:
+        if any(p.where == "extends" for p in e.problems) or _chain:
+            raise
+        raise InputError([Problem(str(path), "extends",
+                                  f"cannot load parent ruleset {parent_name!r}: "
+                                  + "; ".join(str(p) for p in e.problems))])
+    data.setdefault("name", path.stem)
+    return merge_tables(parent, data), path
+
+
+def _resolved(path: Path, label: str) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError) as e:  # RuntimeError: a symlink loop
+        raise InputError([Problem(label, "", f"cannot read: {e}")])
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+def load_ruleset(name_or_path: str | Path) -> Ruleset:
+    data, path = load_raw(name_or_path)
+    data.setdefault("name", path.stem)
+    return ruleset_from_dict(data, str(path))
+
+
+def ruleset_from_dict(data: dict, source: str = "<ruleset>") -> Ruleset:
+    try:
+        rules = Ruleset.model_validate(data)
+    except ValidationError as e:
+        raise InputError([pydantic_problem(source, err) for err in e.errors()])
+    problems = check_semantics(rules, source)
+    if problems:
+        raise InputError(problems)
+    return rules
+
+
+def pydantic_problem(source: str, err: dict) -> Problem:
+    loc = [p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))]
+    loc = ["not" if p == "not_" else p for p in loc]
+    if loc[-2:-1] in (["won"], ["lost"]) and loc[-1] == "flat":
+        loc = loc[:-1]  # a price written as a plain number: the user wrote no `flat` key
+    msg = err["msg"]
+    if err["type"] == "extra_forbidden":
+        msg = "unknown key"
+    elif err["type"] == "missing":
+        msg = "missing required key"
+    elif "input" in err and err["type"] not in ("value_error",):
+        msg = f"{msg} (got {err['input']!r})"
+    msg = msg.removeprefix("Value error, ")
+    return Problem(source, dotted(loc), msg)
+
+
+def validate_files(paths: list[str]) -> list[Problem]:
+    problems: list[Problem] = []
+    for p in paths:
+        try:
+            load_ruleset(p)
+        except InputError as e:
+            problems += e.problems
+    return problems

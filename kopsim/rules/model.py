@@ -1,0 +1,386 @@
+"""The ruleset format: the pydantic models of a validated `Ruleset` and the limits they enforce.
+
+A ruleset is data only. Predicates come from a small fixed vocabulary (`Predicate`) and are never
+evaluated as code. `load` reads the TOML (resolving `extends`) into these models, which check
+types (unknown keys are errors); `validate` then checks meaning (every order a permutation of the
+deck, every card named exists, every contract reachable and priced, ...). Every problem is
+reported with its file and key path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Annotated, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+
+
+# ---------------------------------------------------------------------------------------- limits
+# Every number and size the engines rely on has a bound, documented in docs/rulesets.md
+# ("Limits") and checked here at validation, so that no valid ruleset can overflow an int64 or a
+# compiled table's integer type, make a payout infinite or NaN, allocate without bound, or write
+# past a scratch array of the compiled engines. The bounds are far beyond any real rulebook.
+MAX_FILE_BYTES = 1 << 20  # a ruleset file is read up to this size, and only if a regular file
+MAX_EXTENDS_CHAIN = 16  # files in one chain of `extends`, the ruleset itself included
+MAX_EXTENDS_CHARS = 255  # the length of an `extends` name or path
+MAX_NESTING = 32  # tables and arrays inside one another in a ruleset file
+MAX_CARDS = 64  # a hand is a 64-bit mask
+MAX_DECK_NAMES = 64  # ranks, and suits, listed in the deck
+MAX_CONTRACTS = 60  # call codes and restriction masks share 64 bits with pass and ask
+MAX_ORDERS = 32
+MAX_DOUBLING_NAMES = 16  # the doubling chain; the kernel keeps one seat per double said
+MAX_RESTRICTIONS = 64
+MAX_MULTIPLIERS = 16
+MAX_PREDICATE_NODES = 256  # tables in one predicate, nested ones included
+MAX_AUCTION_CALLS = 512  # the longest auction the rules allow (every hand record holds this)
+MAX_PASSES = 16  # end_after_passes, end_after_passes_without_call
+MAX_CARD_POINTS = 1_000  # one card's points
+MAX_POINTS = MAX_CARDS * MAX_CARD_POINTS  # win_points, schneider_max_points
+MAX_BID_RANK = 10_000
+MAX_PRICE = 1_000_000  # a payout value, tie value, revoke penalty, placement points, bonus
+MAX_FACTOR = 16  # doubling factor, multiplier factor
+MAX_HAND_VALUE = 1e12  # a hand's value to one seat, every double and multiplier applied
+MAX_SESSION_HANDS = 10_000
+MAX_HANDS_OPTIONS = 64
+MAX_START = 10_000  # a bankroll's start (losers pay one unit at a time)
+
+
+def _float_in(lo: float, hi: float):
+    """A finite number in [lo, hi] (TOML writes nan and inf; no engine can price them)."""
+    return Annotated[float, Field(ge=lo, le=hi, allow_inf_nan=False)]
+
+
+def _int_in(lo: int, hi: int):
+    return Annotated[int, Field(ge=lo, le=hi)]
+
+
+CardPoints = _float_in(0, MAX_CARD_POINTS)
+Points = _float_in(0, MAX_POINTS)
+Value = _float_in(0, MAX_PRICE)  # what a hand pays, before doubles and multipliers
+SignedValue = _float_in(-MAX_PRICE, MAX_PRICE)
+DoublingFactor = _float_in(1, MAX_FACTOR)
+MultiplierFactor = _float_in(0, MAX_FACTOR)
+CardCount = _int_in(0, MAX_CARDS)
+Passes = _int_in(1, MAX_PASSES)
+DoubleCount = _int_in(0, MAX_DOUBLING_NAMES)
+BidRank = _int_in(0, MAX_BID_RANK)
+SessionHands = _int_in(1, MAX_SESSION_HANDS)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
+
+
+# ----------------------------------------------------------------------------------- predicates
+
+POSITIONS = ("forehand", "second", "third", "dealer")  # seats counted from the dealer's left
+
+
+class HoldsCount(_Model):
+    cards: list[str]
+    min: CardCount = 0
+    max: Optional[CardCount] = None
+
+
+class Predicate(_Model):
+    """A condition on one seat's dealt hand (and where it sits). Exactly one key per table:
+
+    holds_all / holds_any / holds_none = [cards]; holds_count = {cards, min, max};
+    position = "forehand" | "second" | "third" | "dealer"; all_of / any_of = [predicates];
+    not = predicate.
+    """
+
+    holds_all: Optional[list[str]] = None
+    holds_any: Optional[list[str]] = None
+    holds_none: Optional[list[str]] = None
+    holds_count: Optional[HoldsCount] = None
+    position: Optional[Literal["forehand", "second", "third", "dealer"]] = None
+    all_of: Optional[list["Predicate"]] = None
+    any_of: Optional[list["Predicate"]] = None
+    not_: Optional["Predicate"] = Field(default=None, alias="not")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> "Predicate":
+        keys = [k for k in type(self).model_fields if getattr(self, k) is not None]
+        if len(keys) != 1:
+            raise ValueError(
+                "a predicate table needs exactly one of holds_all, holds_any, holds_none, "
+                f"holds_count, position, all_of, any_of, not (found {len(keys)})"
+            )
+        return self
+
+    @property
+    def kind(self) -> str:
+        for k in type(self).model_fields:
+            if getattr(self, k) is not None:
+                return "not" if k == "not_" else k
+        raise AssertionError
+
+    def cards(self) -> list[tuple[str, str]]:
+        """(relative key path, card) for every card this predicate names."""
+        out: list[tuple[str, str]] = []
+        for key in ("holds_all", "holds_any", "holds_none"):
+            for i, c in enumerate(getattr(self, key) or []):
+                out.append((f"{key}[{i}]", c))
+        if self.holds_count:
+            out += [(f"holds_count.cards[{i}]", c) for i, c in enumerate(self.holds_count.cards)]
+        for key in ("all_of", "any_of"):
+            for i, p in enumerate(getattr(self, key) or []):
+                out += [(f"{key}[{i}].{k}", c) for k, c in p.cards()]
+        if self.not_:
+            out += [(f"not.{k}", c) for k, c in self.not_.cards()]
+        return out
+
+    def holds(self, hand: set[str], position: str) -> bool:
+        """Plain evaluation, used by the reference engine."""
+        if self.holds_all is not None:
+            return all(c in hand for c in self.holds_all)
+        if self.holds_any is not None:
+            return any(c in hand for c in self.holds_any)
+        if self.holds_none is not None:
+            return not any(c in hand for c in self.holds_none)
+        if self.holds_count is not None:
+            n = sum(c in hand for c in self.holds_count.cards)
+            hi = self.holds_count.max
+            return n >= self.holds_count.min and (hi is None or n <= hi)
+        if self.position is not None:
+            return position == self.position
+        if self.all_of is not None:
+            return all(p.holds(hand, position) for p in self.all_of)
+        if self.any_of is not None:
+            return any(p.holds(hand, position) for p in self.any_of)
+        assert self.not_ is not None
+        return not self.not_.holds(hand, position)
+
+
+Predicate.model_rebuild()
+
+
+# ------------------------------------------------------------------------------------ sections
+
+
+class Deck(_Model):
+    ranks: list[str] = Field(max_length=MAX_DECK_NAMES)
+    suits: list[str] = Field(max_length=MAX_DECK_NAMES)
+    points: dict[str, CardPoints]  # card points by rank
+    players: Literal[4] = 4
+
+    def cards(self) -> list[str]:
+        """Cards in index order: ranks outer, suits inner ("AC", "AS", "AH", "AD", "10C", ...)."""
+        return [r + s for r in self.ranks for s in self.suits]
+
+    def card_points(self, card: str) -> float:
+        for r in sorted(self.ranks, key=len, reverse=True):
+            if card.startswith(r):
+                return self.points[r]
+        raise KeyError(card)
+
+
+class Order(_Model):
+    """A card order: trumps high to low, then the plain suits, each high to low.
+
+    All trumps form one suit for following; a plain suit is any named group of cards.
+    """
+
+    trumps: list[str]
+    plain: dict[str, list[str]] = Field({}, max_length=MAX_CARDS)
+    description: str = ""
+
+
+class Play(_Model):
+    follow_suit: bool = True  # follow the suit led (all trumps count as one suit)
+    trump_when_void: bool = True  # void in the suit led: play a trump if you have one
+    must_beat: bool = True  # among the cards allowed, beat the card winning the trick if you can
+
+
+class Restriction(_Model):
+    """Forbids some calls to a seat while every condition given holds."""
+
+    forbid: list[str]  # contract names, "pass", the ask call, or "double"
+    holding: Optional[Predicate] = None  # the seat's hand and position
+    first_call: Optional[bool] = None  # is this the seat's first call?
+    bid_in_force: Optional[bool] = None  # has anyone bid so far?
+    asked: Optional[bool] = None  # has this seat said the ask call?
+    note: str = ""
+
+
+class Auction(_Model):
+    # open: clockwise from forehand, pass / higher bid / next double, until enough passes;
+    # ask:  as open, but forehand's first call is a bid or the ask call, never a pass;
+    # single: each seat that may bid speaks once (bid or pass), nobody else calls.
+    style: Literal["open", "ask", "single"] = "open"
+    ask_call: str = "ask"
+    end_after_passes: Passes = 3  # passes in a row after a bid, double or ask
+    end_after_passes_without_call: Passes = 4  # passes in a row when nobody called
+    no_bid: list[str]  # contracts tried in order when nobody bids (first whose `eligible` holds)
+    dealt: list[str] = []  # contracts that win from the deal itself, before any auction
+    restrictions: list[Restriction] = Field([], max_length=MAX_RESTRICTIONS)
+
+
+class Doubling(_Model):
+    # the chain: the n-th double since the last bid carries the n-th name
+    names: list[str] = Field([], max_length=MAX_DOUBLING_NAMES)
+    factor: DoublingFactor = 2.0  # each counted double multiplies the value
+    cap_without_bid: Optional[DoubleCount] = None  # doubles allowed before any bid
+    without_bid: bool = True  # may doubles be said while no bid is in force?
+
+
+class Price(_Model):
+    """A value: a number (no tiers), or one value per tier of the losing side."""
+
+    flat: Optional[Value] = None
+    out: Optional[Value] = None
+    schneider: Optional[Value] = None
+    schwarz: Optional[Value] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _number(cls, v):
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            return {"flat": v}
+        return v
+
+    @model_validator(mode="after")
+    def _shape(self) -> "Price":
+        tiers = [self.out, self.schneider, self.schwarz]
+        if self.flat is not None and any(t is not None for t in tiers):
+            raise ValueError("give a number, or a table of out/schneider/schwarz, not both")
+        if self.flat is None and any(t is None for t in tiers):
+            raise ValueError("a tiered value needs all of out, schneider and schwarz")
+        return self
+
+    @property
+    def tiered(self) -> bool:
+        return self.flat is None
+
+    def value(self, tier: str) -> float:
+        if self.flat is not None:
+            return self.flat
+        return {"out": self.out, "schneider": self.schneider, "schwarz": self.schwarz,
+                "tie": self.out}[tier]
+
+
+class Payout(_Model):
+    won: Price  # value v when the old side (declarer's side) wins
+    lost: Optional[Price] = None  # value v when it loses; not needed by instant contracts
+
+
+class Contract(_Model):
+    description: str = ""
+    bid_rank: Optional[BidRank] = None  # biddable in the auction, higher rank beats lower
+    eligible: Optional[Predicate] = None  # who may bid it / to whom a no-bid contract applies
+    first_call_only: bool = False  # may only be a seat's first call of the auction
+    team: Literal["holders", "called", "alone"] = "alone"
+    # holders: the holders of team_cards form the old side;
+    # called: the declarer plus the holder of the first card of team_cards he lacks
+    team_cards: list[str] = Field([], max_length=MAX_CARDS)
+    instant: bool = False  # wins at once, without play
+    goal: Literal["points", "all_tricks"] = "points"
+    order: Optional[str] = None
+    max_doubles: Optional[DoubleCount] = None  # doubles allowed while it is in force
+    declarer_may_double_first: bool = False
+    payout: Payout
+
+
+class Multiplier(_Model):
+    factor: MultiplierFactor
+    when: Literal["old_side_lost", "old_side_won", "tie"]
+    contracts: Optional[list[str]] = None  # default: every contract
+    note: str = ""
+
+
+class RevokePenalty(_Model):
+    offender: SignedValue
+    others: SignedValue
+
+
+class Scoring(_Model):
+    style: Literal["zero_sum", "winners_only"] = "zero_sum"
+    win_points: Optional[Points] = None  # default: a majority of the pack's points
+    schneider_max_points: Points = 25  # losing side with at most this and a trick: schneider
+    tie: Literal["last_double_loses", "nobody_wins"] = "last_double_loses"
+    tie_value_without_double: Optional[Value] = None  # default: the contract's own value
+    multipliers: list[Multiplier] = Field([], max_length=MAX_MULTIPLIERS)
+    revoke_penalty: Optional[RevokePenalty] = None  # cannot happen between bots; shown only
+
+
+class Session(_Model):
+    kind: Literal["series", "bankroll"]
+    # series: a fixed number of hands, then table places score points
+    hands: Optional[SessionHands] = None
+    hands_options: list[SessionHands] = Field([], max_length=MAX_HANDS_OPTIONS)
+    placement_points: list[SignedValue] = Field([], max_length=4)
+    positive_bonus: Value = 0  # shared equally by the players who end with a positive total
+    # bankroll: every player starts with `start`; the session ends after the hand in which a
+    # player reaches zero; a loser who cannot pay in full pays what he has, one unit at a time
+    # to the winners in turn clockwise from his left
+    start: Optional[Annotated[float, Field(gt=0, le=MAX_START, allow_inf_nan=False)]] = None
+
+
+class Ruleset(_Model):
+    name: str
+    description: str = ""
+    source: str = ""
+    deck: Deck
+    orders: dict[str, Order] = Field(max_length=MAX_ORDERS)
+    play: Play = Play()
+    auction: Auction
+    doubling: Doubling = Doubling()
+    contracts: dict[str, Contract]
+    scoring: Scoring = Scoring()
+    session: Optional[Session] = None
+
+    # Derived values are cached: a loaded ruleset is treated as immutable everywhere.
+    _cache: dict = PrivateAttr(default_factory=dict)
+
+    def _cached(self, key: str, make):
+        cache = self._cache
+        if key not in cache:
+            cache[key] = make()
+        return cache[key]
+
+    # ------------------------------------------------------------------ derived, convenient views
+    def cards(self) -> list[str]:
+        return self._cached("cards", self.deck.cards)
+
+    def points_of(self, card: str) -> float:
+        table = self._cached("points", lambda: {c: self.deck.card_points(c) for c in self.cards()})
+        return table[card]
+
+    def total_points(self) -> float:
+        return sum(self.points_of(c) for c in self.cards())
+
+    def win_points(self) -> float:
+        if self.scoring.win_points is not None:
+            return self.scoring.win_points
+        return self.total_points() // 2 + 1
+
+    def max_doubles(self, contract: str) -> int:
+        c = self.contracts[contract]
+        if c.max_doubles is not None:
+            return c.max_doubles
+        return 0 if c.instant else len(self.doubling.names)
+
+    def cap_without_bid(self) -> int:
+        if not self.doubling.without_bid:
+            return 0
+        cap = self.doubling.cap_without_bid
+        return len(self.doubling.names) if cap is None else cap
+
+    def bids(self) -> list[str]:
+        """Biddable contracts, lowest first."""
+        def make():
+            named = [(c.bid_rank, n) for n, c in self.contracts.items() if c.bid_rank is not None]
+            return [n for _, n in sorted(named)]
+        return self._cached("bids", make)
+
+    def canonical_json(self) -> str:
+        data = self.model_dump(mode="json", by_alias=True, exclude_none=True)
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    def sha256(self) -> str:
+        return self._cached("sha256", lambda: hashlib.sha256(
+            self.canonical_json().encode("utf-8")).hexdigest())
+
+

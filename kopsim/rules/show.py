@@ -1,0 +1,218 @@
+"""`kopsim rules show`: a ruleset as readable tables."""
+
+from __future__ import annotations
+
+from .model import Predicate, Ruleset
+
+SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+
+
+def table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)]
+    line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
+    out = [line(headers), line(["-" * w for w in widths])]
+    out += [line(r) for r in rows]
+    return "\n".join(out)
+
+
+def pretty_card(card: str) -> str:
+    return card[:-1] + SUIT_SYMBOLS.get(card[-1], card[-1])
+
+
+def describe(p: Predicate | None) -> str:
+    if p is None:
+        return "anyone"
+    k = p.kind
+    cards = lambda cs: " ".join(pretty_card(c) for c in cs)  # noqa: E731
+    if k == "holds_all":
+        return f"holds {cards(p.holds_all)}"
+    if k == "holds_any":
+        return f"holds one of {cards(p.holds_any)}"
+    if k == "holds_none":
+        return f"holds none of {cards(p.holds_none)}"
+    if k == "holds_count":
+        hc = p.holds_count
+        hi = "" if hc.max is None else f" and at most {hc.max}"
+        return f"holds at least {hc.min}{hi} of {cards(hc.cards)}"
+    if k == "position":
+        return f"sits {p.position}" if p.position != "dealer" else "is the dealer"
+    if k == "all_of":
+        return "(" + " and ".join(describe(x) for x in p.all_of) + ")"
+    if k == "any_of":
+        return "(" + " or ".join(describe(x) for x in p.any_of) + ")"
+    return f"not {describe(p.not_)}"
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _multiplier(r: Ruleset, contract: str, when: str) -> float:
+    """The product of the scoring multipliers that apply to `contract` on result `when`."""
+    factor = 1.0
+    for m in r.scoring.multipliers:
+        if m.when == when and (m.contracts is None or contract in m.contracts):
+            factor *= m.factor
+    return factor
+
+
+def _first_double(r: Ruleset) -> str:
+    """Who may not say the first double (the game engine's _may_double, in words)."""
+    excepted = [n for n, c in r.contracts.items() if c.declarer_may_double_first]
+    text = ("the first double may not come from the declarer of the bid in force (with no bid: "
+            "from the player the no-bid contract makes declarer, e.g. a would-be cicha)")
+    if excepted:
+        text += f", except in {', '.join(excepted)}, whose declarer may double first"
+    if not r.doubling.without_bid:
+        text += "; no doubles while no bid is in force"
+    return text
+
+
+def show(r: Ruleset) -> str:
+    out: list[str] = []
+    out.append(f"{r.name} — {r.description}" if r.description else r.name)
+    if r.source:
+        out.append(f"source: {r.source}")
+    out.append(f"sha256: {r.sha256()}")
+    d = r.deck
+    out.append("")
+    out.append(f"Deck: {len(r.cards())} cards, {d.players} players, "
+               f"{len(r.cards()) // d.players} cards each; card points "
+               + ", ".join(f"{k}={_num(v)}" for k, v in d.points.items())
+               + f" ({_num(r.total_points())} in all); a side wins with {_num(r.win_points())}")
+
+    out.append("")
+    out.append("Card orders (high to low)")
+    for name, o in r.orders.items():
+        users = [n for n, c in r.contracts.items() if c.order == name]
+        tag = f"   used by: {', '.join(users)}" if users else "   (not used by any contract)"
+        out.append(f"  {name}:{tag}")
+        out.append(f"    trumps ({len(o.trumps)}): " + " ".join(pretty_card(c) for c in o.trumps))
+        for g, cards in o.plain.items():
+            out.append(f"    {SUIT_SYMBOLS.get(g, g)} plain: " + " ".join(pretty_card(c) for c in cards))
+    p = r.play
+    rules = [("follow the suit led (trumps are one suit)", p.follow_suit),
+             ("trump when void", p.trump_when_void),
+             ("beat the winning card when able", p.must_beat)]
+    out.append("  play: " + "; ".join(t for t, on in rules if on) if any(on for _, on in rules)
+               else "  play: no obligations")
+
+    out.append("")
+    out.append("Contracts")
+    rows = []
+    for name, c in r.contracts.items():
+        if c.bid_rank is not None:
+            how = f"bid (rank {c.bid_rank})" + (", first call only" if c.first_call_only else "")
+        elif name in r.auction.dealt:
+            how = "dealt: wins before the auction"
+        elif name in r.auction.no_bid:
+            how = "nobody bid"
+        else:
+            how = "-"
+        if c.team == "holders":
+            team = "holders of " + " ".join(pretty_card(x) for x in c.team_cards)
+        elif c.team == "called":
+            team = "declarer + holder of the first he lacks of " + " ".join(
+                pretty_card(x) for x in c.team_cards)
+        else:
+            team = "alone vs 3"
+        goal = "wins at once" if c.instant else ("all tricks" if c.goal == "all_tricks"
+                                                  else f"{_num(r.win_points())}+ points")
+        rows.append([name, how, describe(c.eligible), team, goal, c.order or "-",
+                     str(r.max_doubles(name))])
+    out.append(table(["contract", "how", "who", "team", "goal", "order", "max doubles"], rows))
+
+    a = r.auction
+    out.append("")
+    style = {"open": "open: clockwise from forehand; pass, a higher bid, or the next double",
+             "ask": f"forehand opens with a bid or {a.ask_call!r}, then clockwise; "
+                    "pass, a higher bid, or the next double",
+             "single": "only seats that may bid speak, once each: a bid or pass"}[a.style]
+    out.append(f"Auction: {style}")
+    if a.style != "single":
+        out.append(f"  ends after {a.end_after_passes} passes in a row after a call, "
+                   f"{a.end_after_passes_without_call} if nobody called")
+    out.append(f"  nobody bid: first of {', '.join(a.no_bid)} that applies")
+    if a.dealt:
+        out.append(f"  dealt contracts (no auction): {', '.join(a.dealt)}")
+    for res in a.restrictions:
+        cond = []
+        if res.holding is not None:
+            cond.append("to a seat that " + describe(res.holding))
+        if res.first_call is not None:
+            cond.append("at the first call" if res.first_call else "after the first call")
+        if res.bid_in_force is not None:
+            cond.append("with a bid in force" if res.bid_in_force else "with no bid in force")
+        if res.asked is not None:
+            cond.append(f"after saying {a.ask_call!r}" if res.asked
+                        else f"before saying {a.ask_call!r}")
+        out.append(f"  forbidden: {', '.join(res.forbid)} — {'; '.join(cond) or 'always'}"
+                   + (f"  [{res.note}]" if res.note else ""))
+    dbl = r.doubling
+    if dbl.names:
+        out.append(f"Doubling: {' → '.join(dbl.names)}, each counted double ×{_num(dbl.factor)}; "
+                   f"before any bid: {r.cap_without_bid()} allowed; only doubles alternating "
+                   "between the sides count; a higher bid cancels them")
+        out.append("  " + _first_double(r))
+    else:
+        out.append("Doubling: none")
+
+    s = r.scoring
+    out.append("")
+    who_pays = ("each loser pays it, each winner receives it" if s.style == "zero_sum"
+                else "each winner receives it, losers pay nothing")
+    out.append(f"Payouts: the value of a hand, {who_pays} (a lone player: from or to each of "
+               "the three)" + ("; the multipliers listed below are included"
+                               if s.multipliers else ""))
+    levels = ["-"] + dbl.names
+    rows = []
+    for name, c in r.contracts.items():
+        cap = r.max_doubles(name)
+        for result, price in (("won", c.payout.won), ("lost", c.payout.lost)):
+            if price is None:
+                continue
+            factor = _multiplier(r, name, "old_side_won" if result == "won" else "old_side_lost")
+            tiers = ["out", "schneider", "schwarz"] if price.tiered else ["—"]
+            for tier in tiers:
+                base = price.value(tier if tier != "—" else "out") * factor
+                row = [name, result, tier]
+                for lvl in range(len(levels)):
+                    row.append(_num(base * dbl.factor ** lvl) if lvl <= cap else "x")
+                rows.append(row)
+    out.append(table(["contract", "result", "tier"] + levels, rows))
+    out.append("  (result: of the old side — the declarer's side, or the holders of the team "
+               "cards)")
+    out.append(f"  tiers of the losing side: schneider at most {_num(s.schneider_max_points)} "
+               "points with a trick, schwarz no trick")
+    if s.tie == "nobody_wins":
+        out.append("  52:52: nobody wins, nothing is paid")
+    else:
+        tv = ("" if s.tie_value_without_double is None
+              else f"; with no double the value is {_num(s.tie_value_without_double)}")
+        out.append("  52:52: the side of the last counted double loses; with none, the old side"
+                   f"{tv}")
+    for m in s.multipliers:
+        which = ", ".join(m.contracts) if m.contracts else "every contract"
+        applied = ("applied only at 52:52" if m.when == "tie"
+                   else f"included in the '{'won' if m.when == 'old_side_won' else 'lost'}' rows"
+                   " above")
+        out.append(f"  ×{_num(m.factor)} when {m.when.replace('_', ' ')} ({which}; {applied})"
+                   + (f"  [{m.note}]" if m.note else ""))
+    if s.revoke_penalty:
+        out.append(f"  revoke: offender {_num(s.revoke_penalty.offender)}, "
+                   f"each other player +{_num(s.revoke_penalty.others)} (cannot happen between bots)")
+
+    out.append("")
+    ss = r.session
+    if ss is None:
+        out.append("Session scoring: none (each hand stands alone)")
+    elif ss.kind == "series":
+        opts = f" (options: {', '.join(map(str, ss.hands_options))})" if ss.hands_options else ""
+        out.append(f"Session scoring: a series of {ss.hands} hands{opts}; places score "
+                   + "/".join(_num(x) for x in ss.placement_points)
+                   + " (tied places share); "
+                   + f"{_num(ss.positive_bonus)} bonus points shared by players ending positive")
+    else:
+        out.append(f"Session scoring: a bankroll of {_num(ss.start)} each; the session ends after "
+                   "the hand in which a player reaches 0; most wins, ties stand")
+    return "\n".join(out)

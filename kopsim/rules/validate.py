@@ -1,0 +1,239 @@
+"""The semantic checks of a ruleset the models accepted, and the bounds derived from it."""
+
+from __future__ import annotations
+
+from ..errors import Problem, dotted
+from .model import (MAX_AUCTION_CALLS, MAX_CARDS, MAX_CONTRACTS, MAX_HAND_VALUE,
+                    MAX_PREDICATE_NODES, Predicate, Ruleset)
+
+
+# ------------------------------------------------------------------------------------- semantics
+
+
+def check_semantics(r: Ruleset, source: str) -> list[Problem]:
+    probs: list[Problem] = []
+
+    def bad(where: str, msg: str) -> None:
+        probs.append(Problem(source, where, msg))
+
+    deck = r.deck
+    for key, seq in (("deck.ranks", deck.ranks), ("deck.suits", deck.suits)):
+        for x in {x for x in seq if seq.count(x) > 1}:
+            bad(key, f"{x!r} is listed more than once")
+    for rank in deck.ranks:
+        if rank not in deck.points:
+            bad("deck.points", f"no card points for rank {rank!r}")
+    for rank in deck.points:
+        if rank not in deck.ranks:
+            bad(f"deck.points.{rank}", f"{rank!r} is not a rank of the deck")
+    cards = deck.cards()
+    card_set = set(cards)
+    if len(cards) != len(card_set):
+        bad("deck", "two rank+suit combinations spell the same card name")
+    if len(cards) % deck.players:
+        bad("deck", f"{len(cards)} cards cannot be dealt evenly to {deck.players} players")
+    if len(cards) > MAX_CARDS:
+        bad("deck", f"{len(cards)} cards: at most {MAX_CARDS} are supported")
+    if len(r.contracts) > MAX_CONTRACTS:
+        bad("contracts", f"{len(r.contracts)} contracts: at most {MAX_CONTRACTS} are supported")
+    if probs:
+        return probs  # nothing below makes sense without a sound deck
+
+    def check_cards(where: str, seq: list[str]) -> None:
+        for i, c in enumerate(seq):
+            if c not in card_set:
+                bad(f"{where}[{i}]", f"{c!r} is not a card of the deck ({', '.join(cards)})")
+
+    for oname, order in r.orders.items():
+        where = f"orders.{dotted([oname])}"
+        if not order.trumps and not order.plain:
+            bad(where, "an order needs trumps or plain suits")
+        seq = list(order.trumps) + [c for g in order.plain.values() for c in g]
+        check_cards(f"{where}.trumps", order.trumps)
+        for g, group in order.plain.items():
+            check_cards(f"{where}.plain.{dotted([g])}", group)
+        for c in sorted({c for c in seq if seq.count(c) > 1}):
+            bad(where, f"card {c} appears more than once")
+        missing = [c for c in cards if c not in seq]
+        if missing:
+            bad(where, f"the order misses {', '.join(missing)} (every card must appear once)")
+    if not r.orders:
+        bad("orders", "at least one card order is needed")
+
+    chain = r.doubling.names
+    for x in {x for x in chain if chain.count(x) > 1}:
+        bad("doubling.names", f"{x!r} is listed more than once")
+    if r.doubling.cap_without_bid is not None and r.doubling.cap_without_bid > len(chain):
+        bad("doubling.cap_without_bid",
+            f"cap {r.doubling.cap_without_bid} is beyond the doubling chain ({len(chain)} names)")
+
+    _check_call_names(r, bad)
+    reserved = {"pass", r.auction.ask_call, "double", *chain}
+    ranks_seen: dict[int, str] = {}
+    for cname, c in r.contracts.items():
+        where = f"contracts.{dotted([cname])}"
+        if cname in reserved:
+            bad(where, f"a contract cannot be named {cname!r}: that is a call of the auction")
+        if c.bid_rank is not None:
+            if c.bid_rank in ranks_seen:
+                bad(f"{where}.bid_rank",
+                    f"rank {c.bid_rank} is also the rank of {ranks_seen[c.bid_rank]!r}")
+            ranks_seen[c.bid_rank] = cname
+        reachable = (c.bid_rank is not None or cname in r.auction.no_bid
+                     or cname in r.auction.dealt)
+        if not reachable:
+            bad(where, "the contract can never be played: give it a bid_rank or list it in "
+                "auction.no_bid or auction.dealt")
+        if not c.instant:
+            if c.order is None:
+                bad(f"{where}.order", "missing: a played contract needs a card order")
+            elif c.order not in r.orders:
+                bad(f"{where}.order",
+                    f"no card order named {c.order!r} (orders: {', '.join(r.orders)})")
+            if c.payout.lost is None:
+                bad(f"{where}.payout.lost", "missing: a played contract can be lost")
+        check_cards(f"{where}.team_cards", c.team_cards)
+        if c.team in ("holders", "called") and not c.team_cards:
+            bad(f"{where}.team_cards", f"team = {c.team!r} needs the cards that form the team")
+        if c.team == "alone" and c.team_cards:
+            bad(f"{where}.team_cards", "a contract played alone names no team cards")
+        if c.eligible is not None:
+            for rel, card in c.eligible.cards():
+                if card not in card_set:
+                    bad(f"{where}.eligible.{rel}", f"{card!r} is not a card of the deck")
+            _check_predicate_size(c.eligible, f"{where}.eligible", bad)
+        if c.team == "holders" and r.scoring.style == "zero_sum" and len(set(c.team_cards)) >= 4:
+            # Every deal is possible and every card is dealt, so with four or more team cards
+            # some deal gives one to each seat: the old side is then the whole table and nobody
+            # pays what the winners receive.
+            bad(f"{where}.team_cards", f"{len(set(c.team_cards))} cards can be held one by each "
+                "seat, putting all four players on the old side (no one to pay in a zero_sum "
+                "ruleset): a holders team needs at most 3 team cards")
+        if c.instant and c.max_doubles:
+            bad(f"{where}.max_doubles", "an instant contract cannot be doubled (it is never "
+                "played, so nothing would price the doubles)")
+        if c.max_doubles is not None and c.max_doubles > len(chain):
+            bad(f"{where}.max_doubles",
+                f"cap {c.max_doubles} is beyond the doubling chain ({len(chain)} names)")
+
+    a = r.auction
+    if not a.no_bid:
+        bad("auction.no_bid", "name the contract(s) played when nobody bids")
+    for key, lst in (("no_bid", a.no_bid), ("dealt", a.dealt)):
+        for i, n in enumerate(lst):
+            if n not in r.contracts:
+                bad(f"auction.{key}[{i}]", f"no contract named {n!r}")
+    if a.no_bid and all(n in r.contracts and r.contracts[n].eligible is not None
+                        for n in a.no_bid):
+        bad("auction.no_bid", "some deal would have no contract: at least one entry must have "
+            "no `eligible` condition")
+    for n in a.dealt:
+        if n in r.contracts and r.contracts[n].eligible is None:
+            bad("auction.dealt", f"contract {n!r} needs an `eligible` holding to be dealt")
+        if n in r.contracts and r.contracts[n].team == "called":
+            bad("auction.dealt", f"contract {n!r}: a dealt contract cannot call a partner")
+    for i, n in enumerate(a.no_bid):
+        c = r.contracts.get(n)
+        if c is None:
+            continue
+        if c.team == "called":
+            bad(f"auction.no_bid[{i}]", f"contract {n!r} calls a partner, but nobody bid it: "
+                "only `holders` or `alone` (with an `eligible` holding) can apply unbid")
+        if c.team == "alone" and c.eligible is None:
+            bad(f"auction.no_bid[{i}]", f"contract {n!r} is played alone, but with no `eligible` "
+                "holding nobody is its player")
+    callable_names = {"pass", a.ask_call, "double", *r.contracts}
+    for i, res in enumerate(a.restrictions):
+        for j, n in enumerate(res.forbid):
+            if n not in callable_names:
+                bad(f"auction.restrictions[{i}].forbid[{j}]",
+                    f"{n!r} is not a call (a contract name, 'pass', {a.ask_call!r} or 'double')")
+        if res.holding is not None:
+            for rel, card in res.holding.cards():
+                if card not in card_set:
+                    bad(f"auction.restrictions[{i}].holding.{rel}", f"{card!r} is not a card")
+            _check_predicate_size(res.holding, f"auction.restrictions[{i}].holding", bad)
+    if a.style == "single" and chain:
+        bad("auction.style", "a single-call auction has no doubling: leave doubling.names empty")
+
+    for i, m in enumerate(r.scoring.multipliers):
+        for j, n in enumerate(m.contracts or []):
+            if n not in r.contracts:
+                bad(f"scoring.multipliers[{i}].contracts[{j}]", f"no contract named {n!r}")
+    if probs:
+        return probs  # the bounds below read contracts, chain and orders as sound
+    calls = max_auction_calls(r)
+    if calls > MAX_AUCTION_CALLS:
+        bad("auction", f"an auction could run to {calls:,} calls (bids, doubles and the passes "
+            f"between them): at most {MAX_AUCTION_CALLS} are supported; shorten the doubling "
+            "chain, bid fewer contracts or end the auction after fewer passes")
+    for cname in r.contracts:
+        value = max_hand_value(r, cname)
+        if value > MAX_HAND_VALUE:
+            bad(f"contracts.{dotted([cname])}.payout", f"with every double and multiplier the "
+                f"hand could be worth {value:.3g} to one seat: at most {MAX_HAND_VALUE:.0e}")
+
+    s = r.session
+    if s is not None:
+        if s.kind == "series":
+            if s.hands is None:
+                bad("session.hands", "a series needs its number of hands")
+            if len(s.placement_points) != deck.players:
+                bad("session.placement_points", f"give one value per place ({deck.players})")
+        if s.kind == "series" and s.hands_options and s.hands not in s.hands_options:
+            bad("session.hands", f"{s.hands} is not one of hands_options {s.hands_options}")
+        if s.kind == "bankroll" and s.start is None:
+            bad("session.start", "a bankroll session needs each player's starting amount")
+        if s.kind == "bankroll" and r.scoring.style != "zero_sum":
+            bad("session.kind", "a bankroll moves what losers pay: it needs scoring.style = "
+                "\"zero_sum\"")
+    return probs
+
+
+def _check_call_names(r: Ruleset, bad) -> None:
+    """The engines tell calls apart by name: pass, the ask call, the doubling chain and the
+    generic "double" of restrictions must all differ (contracts are checked against them too)."""
+    ask = r.auction.ask_call
+    if ask in ("pass", "double"):
+        bad("auction.ask_call", f"the ask call cannot be named {ask!r}: that is a call of the "
+            "auction")
+    for i, name in enumerate(r.doubling.names):
+        if name in ("pass", "double", ask):
+            bad(f"doubling.names[{i}]", f"a double cannot be named {name!r}: that is "
+                + ("the ask call" if name == ask else "a call of the auction"))
+
+
+def _check_predicate_size(p: Predicate, where: str, bad) -> None:
+    nodes = predicate_nodes(p)
+    if nodes > MAX_PREDICATE_NODES:
+        bad(where, f"a predicate of {nodes:,} tables: at most {MAX_PREDICATE_NODES}")
+
+
+def predicate_nodes(p: Predicate) -> int:
+    subs = (p.all_of or []) + (p.any_of or []) + ([p.not_] if p.not_ else [])
+    return 1 + sum(predicate_nodes(s) for s in subs)
+
+
+def max_auction_calls(r: Ruleset) -> int:
+    """The most calls an auction can have: every call but a pass moves the auction on (each bid
+    is higher, each double the next of its chain, the ask call said once), and between two such
+    calls, before the first and after the last, fewer passes than end it."""
+    a = r.auction
+    n_bids = len(r.bids())
+    moves = 1 + n_bids + (n_bids + 1) * len(r.doubling.names)
+    return moves * a.end_after_passes + a.end_after_passes_without_call + 4
+
+
+def max_hand_value(r: Ruleset, contract: str) -> float:
+    """The most one seat can receive or pay on one hand of a contract: the highest price (or the
+    tie value), every allowed double counted, every multiplier that can apply, three opponents."""
+    c = r.contracts[contract]
+    prices = [c.payout.won] + ([c.payout.lost] if c.payout.lost else [])
+    tiers = ("out", "schneider", "schwarz")
+    value = max(p.value(t) for p in prices for t in tiers)
+    value = max(value, r.scoring.tie_value_without_double or 0)
+    value *= r.doubling.factor ** r.max_doubles(contract)
+    for m in r.scoring.multipliers:
+        if m.contracts is None or contract in m.contracts:
+            value *= max(m.factor, 1)
+    return 3 * value
