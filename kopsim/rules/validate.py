@@ -16,6 +16,24 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
     def bad(where: str, msg: str) -> None:
         probs.append(Problem(source, where, msg))
 
+    _check_deck(r, bad)
+    if probs:
+        return probs  # nothing below makes sense without a sound deck
+    cards = r.deck.cards()
+    _check_orders(r, cards, bad)
+    _check_doubling(r, bad)
+    _check_call_names(r, bad)
+    _check_contracts(r, cards, bad)
+    _check_auction(r, cards, bad)
+    _check_multipliers(r, bad)
+    if probs:
+        return probs  # the bounds below read contracts, chain and orders as sound
+    _check_bounds(r, bad)
+    _check_session(r, bad)
+    return probs
+
+
+def _check_deck(r: Ruleset, bad) -> None:
     deck = r.deck
     for key, seq in (("deck.ranks", deck.ranks), ("deck.suits", deck.suits)):
         for x in {x for x in seq if seq.count(x) > 1}:
@@ -27,8 +45,7 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
         if rank not in deck.ranks:
             bad(f"deck.points.{rank}", f"{rank!r} is not a rank of the deck")
     cards = deck.cards()
-    card_set = set(cards)
-    if len(cards) != len(card_set):
+    if len(cards) != len(set(cards)):
         bad("deck", "two rank+suit combinations spell the same card name")
     if len(cards) % deck.players:
         bad("deck", f"{len(cards)} cards cannot be dealt evenly to {deck.players} players")
@@ -36,22 +53,24 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
         bad("deck", f"{len(cards)} cards: at most {MAX_CARDS} are supported")
     if len(r.contracts) > MAX_CONTRACTS:
         bad("contracts", f"{len(r.contracts)} contracts: at most {MAX_CONTRACTS} are supported")
-    if probs:
-        return probs  # nothing below makes sense without a sound deck
 
-    def check_cards(where: str, seq: list[str]) -> None:
-        for i, c in enumerate(seq):
-            if c not in card_set:
-                bad(f"{where}[{i}]", f"{c!r} is not a card of the deck ({', '.join(cards)})")
 
+def _check_cards(where: str, seq: list[str], cards: list[str], bad) -> None:
+    """Every entry of `seq` is one of the deck's `cards`."""
+    for i, c in enumerate(seq):
+        if c not in cards:
+            bad(f"{where}[{i}]", f"{c!r} is not a card of the deck ({', '.join(cards)})")
+
+
+def _check_orders(r: Ruleset, cards: list[str], bad) -> None:
     for oname, order in r.orders.items():
         where = f"orders.{dotted([oname])}"
         if not order.trumps and not order.plain:
             bad(where, "an order needs trumps or plain suits")
         seq = list(order.trumps) + [c for g in order.plain.values() for c in g]
-        check_cards(f"{where}.trumps", order.trumps)
+        _check_cards(f"{where}.trumps", order.trumps, cards, bad)
         for g, group in order.plain.items():
-            check_cards(f"{where}.plain.{dotted([g])}", group)
+            _check_cards(f"{where}.plain.{dotted([g])}", group, cards, bad)
         for c in sorted({c for c in seq if seq.count(c) > 1}):
             bad(where, f"card {c} appears more than once")
         missing = [c for c in cards if c not in seq]
@@ -60,6 +79,8 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
     if not r.orders:
         bad("orders", "at least one card order is needed")
 
+
+def _check_doubling(r: Ruleset, bad) -> None:
     chain = r.doubling.names
     for x in {x for x in chain if chain.count(x) > 1}:
         bad("doubling.names", f"{x!r} is listed more than once")
@@ -67,8 +88,9 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
         bad("doubling.cap_without_bid",
             f"cap {r.doubling.cap_without_bid} is beyond the doubling chain ({len(chain)} names)")
 
-    _check_call_names(r, bad)
-    reserved = {"pass", r.auction.ask_call, "double", *chain}
+
+def _check_contracts(r: Ruleset, cards: list[str], bad) -> None:
+    reserved = {"pass", r.auction.ask_call, "double", *r.doubling.names}
     ranks_seen: dict[int, str] = {}
     for cname, c in r.contracts.items():
         where = f"contracts.{dotted([cname])}"
@@ -79,43 +101,60 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
                 bad(f"{where}.bid_rank",
                     f"rank {c.bid_rank} is also the rank of {ranks_seen[c.bid_rank]!r}")
             ranks_seen[c.bid_rank] = cname
-        reachable = (c.bid_rank is not None or cname in r.auction.no_bid
-                     or cname in r.auction.dealt)
-        if not reachable:
-            bad(where, "the contract can never be played: give it a bid_rank or list it in "
-                "auction.no_bid or auction.dealt")
-        if not c.instant:
-            if c.order is None:
-                bad(f"{where}.order", "missing: a played contract needs a card order")
-            elif c.order not in r.orders:
-                bad(f"{where}.order",
-                    f"no card order named {c.order!r} (orders: {', '.join(r.orders)})")
-            if c.payout.lost is None:
-                bad(f"{where}.payout.lost", "missing: a played contract can be lost")
-        check_cards(f"{where}.team_cards", c.team_cards)
-        if c.team in ("holders", "called") and not c.team_cards:
-            bad(f"{where}.team_cards", f"team = {c.team!r} needs the cards that form the team")
-        if c.team == "alone" and c.team_cards:
-            bad(f"{where}.team_cards", "a contract played alone names no team cards")
-        if c.eligible is not None:
-            for rel, card in c.eligible.cards():
-                if card not in card_set:
-                    bad(f"{where}.eligible.{rel}", f"{card!r} is not a card of the deck")
-            _check_predicate_size(c.eligible, f"{where}.eligible", bad)
-        if c.team == "holders" and r.scoring.style == "zero_sum" and len(set(c.team_cards)) >= 4:
-            # Every deal is possible and every card is dealt, so with four or more team cards
-            # some deal gives one to each seat: the old side is then the whole table and nobody
-            # pays what the winners receive.
-            bad(f"{where}.team_cards", f"{len(set(c.team_cards))} cards can be held one by each "
-                "seat, putting all four players on the old side (no one to pay in a zero_sum "
-                "ruleset): a holders team needs at most 3 team cards")
-        if c.instant and c.max_doubles:
-            bad(f"{where}.max_doubles", "an instant contract cannot be doubled (it is never "
-                "played, so nothing would price the doubles)")
-        if c.max_doubles is not None and c.max_doubles > len(chain):
-            bad(f"{where}.max_doubles",
-                f"cap {c.max_doubles} is beyond the doubling chain ({len(chain)} names)")
+        _check_contract_play(r, cname, c, where, bad)
+        _check_contract_team(r, c, where, cards, bad)
+        _check_contract_doubles(r, c, where, bad)
 
+
+def _check_contract_play(r: Ruleset, cname: str, c, where: str, bad) -> None:
+    """The contract can be reached, and if it is played it has an order and a price for losing."""
+    reachable = (c.bid_rank is not None or cname in r.auction.no_bid
+                 or cname in r.auction.dealt)
+    if not reachable:
+        bad(where, "the contract can never be played: give it a bid_rank or list it in "
+            "auction.no_bid or auction.dealt")
+    if not c.instant:
+        if c.order is None:
+            bad(f"{where}.order", "missing: a played contract needs a card order")
+        elif c.order not in r.orders:
+            bad(f"{where}.order",
+                f"no card order named {c.order!r} (orders: {', '.join(r.orders)})")
+        if c.payout.lost is None:
+            bad(f"{where}.payout.lost", "missing: a played contract can be lost")
+
+
+def _check_contract_team(r: Ruleset, c, where: str, cards: list[str], bad) -> None:
+    """The team cards and the `eligible` holding that decide who plays the contract."""
+    _check_cards(f"{where}.team_cards", c.team_cards, cards, bad)
+    if c.team in ("holders", "called") and not c.team_cards:
+        bad(f"{where}.team_cards", f"team = {c.team!r} needs the cards that form the team")
+    if c.team == "alone" and c.team_cards:
+        bad(f"{where}.team_cards", "a contract played alone names no team cards")
+    if c.eligible is not None:
+        for rel, card in c.eligible.cards():
+            if card not in cards:
+                bad(f"{where}.eligible.{rel}", f"{card!r} is not a card of the deck")
+        _check_predicate_size(c.eligible, f"{where}.eligible", bad)
+    if c.team == "holders" and r.scoring.style == "zero_sum" and len(set(c.team_cards)) >= 4:
+        # Every deal is possible and every card is dealt, so with four or more team cards
+        # some deal gives one to each seat: the old side is then the whole table and nobody
+        # pays what the winners receive.
+        bad(f"{where}.team_cards", f"{len(set(c.team_cards))} cards can be held one by each "
+            "seat, putting all four players on the old side (no one to pay in a zero_sum "
+            "ruleset): a holders team needs at most 3 team cards")
+
+
+def _check_contract_doubles(r: Ruleset, c, where: str, bad) -> None:
+    chain = r.doubling.names
+    if c.instant and c.max_doubles:
+        bad(f"{where}.max_doubles", "an instant contract cannot be doubled (it is never "
+            "played, so nothing would price the doubles)")
+    if c.max_doubles is not None and c.max_doubles > len(chain):
+        bad(f"{where}.max_doubles",
+            f"cap {c.max_doubles} is beyond the doubling chain ({len(chain)} names)")
+
+
+def _check_auction(r: Ruleset, cards: list[str], bad) -> None:
     a = r.auction
     if not a.no_bid:
         bad("auction.no_bid", "name the contract(s) played when nobody bids")
@@ -127,6 +166,15 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
                         for n in a.no_bid):
         bad("auction.no_bid", "some deal would have no contract: at least one entry must have "
             "no `eligible` condition")
+    _check_dealt_and_unbid(r, bad)
+    _check_restrictions(r, cards, bad)
+    if a.style == "single" and r.doubling.names:
+        bad("auction.style", "a single-call auction has no doubling: leave doubling.names empty")
+
+
+def _check_dealt_and_unbid(r: Ruleset, bad) -> None:
+    """Contracts applied without a bid (dealt, or played when nobody bids) need a player."""
+    a = r.auction
     for n in a.dealt:
         if n in r.contracts and r.contracts[n].eligible is None:
             bad("auction.dealt", f"contract {n!r} needs an `eligible` holding to be dealt")
@@ -142,6 +190,10 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
         if c.team == "alone" and c.eligible is None:
             bad(f"auction.no_bid[{i}]", f"contract {n!r} is played alone, but with no `eligible` "
                 "holding nobody is its player")
+
+
+def _check_restrictions(r: Ruleset, cards: list[str], bad) -> None:
+    a = r.auction
     callable_names = {"pass", a.ask_call, "double", *r.contracts}
     for i, res in enumerate(a.restrictions):
         for j, n in enumerate(res.forbid):
@@ -150,18 +202,20 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
                     f"{n!r} is not a call (a contract name, 'pass', {a.ask_call!r} or 'double')")
         if res.holding is not None:
             for rel, card in res.holding.cards():
-                if card not in card_set:
+                if card not in cards:
                     bad(f"auction.restrictions[{i}].holding.{rel}", f"{card!r} is not a card")
             _check_predicate_size(res.holding, f"auction.restrictions[{i}].holding", bad)
-    if a.style == "single" and chain:
-        bad("auction.style", "a single-call auction has no doubling: leave doubling.names empty")
 
+
+def _check_multipliers(r: Ruleset, bad) -> None:
     for i, m in enumerate(r.scoring.multipliers):
         for j, n in enumerate(m.contracts or []):
             if n not in r.contracts:
                 bad(f"scoring.multipliers[{i}].contracts[{j}]", f"no contract named {n!r}")
-    if probs:
-        return probs  # the bounds below read contracts, chain and orders as sound
+
+
+def _check_bounds(r: Ruleset, bad) -> None:
+    """The auction's length and each hand's value stay within what the engines can hold."""
     calls = max_auction_calls(r)
     if calls > MAX_AUCTION_CALLS:
         bad("auction", f"an auction could run to {calls:,} calls (bids, doubles and the passes "
@@ -173,21 +227,23 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
             bad(f"contracts.{dotted([cname])}.payout", f"with every double and multiplier the "
                 f"hand could be worth {value:.3g} to one seat: at most {MAX_HAND_VALUE:.0e}")
 
+
+def _check_session(r: Ruleset, bad) -> None:
     s = r.session
-    if s is not None:
-        if s.kind == "series":
-            if s.hands is None:
-                bad("session.hands", "a series needs its number of hands")
-            if len(s.placement_points) != deck.players:
-                bad("session.placement_points", f"give one value per place ({deck.players})")
-        if s.kind == "series" and s.hands_options and s.hands not in s.hands_options:
-            bad("session.hands", f"{s.hands} is not one of hands_options {s.hands_options}")
-        if s.kind == "bankroll" and s.start is None:
-            bad("session.start", "a bankroll session needs each player's starting amount")
-        if s.kind == "bankroll" and r.scoring.style != "zero_sum":
-            bad("session.kind", "a bankroll moves what losers pay: it needs scoring.style = "
-                "\"zero_sum\"")
-    return probs
+    if s is None:
+        return
+    if s.kind == "series":
+        if s.hands is None:
+            bad("session.hands", "a series needs its number of hands")
+        if len(s.placement_points) != r.deck.players:
+            bad("session.placement_points", f"give one value per place ({r.deck.players})")
+    if s.kind == "series" and s.hands_options and s.hands not in s.hands_options:
+        bad("session.hands", f"{s.hands} is not one of hands_options {s.hands_options}")
+    if s.kind == "bankroll" and s.start is None:
+        bad("session.start", "a bankroll session needs each player's starting amount")
+    if s.kind == "bankroll" and r.scoring.style != "zero_sum":
+        bad("session.kind", "a bankroll moves what losers pay: it needs scoring.style = "
+            "\"zero_sum\"")
 
 
 def _check_call_names(r: Ruleset, bad) -> None:
