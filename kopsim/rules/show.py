@@ -69,6 +69,13 @@ def _first_double(r: Ruleset) -> str:
 
 
 def show(r: Ruleset) -> str:
+    sections = (_header_lines, _order_lines, _play_lines, _contract_lines, _auction_lines,
+                _doubling_lines, _payout_lines, _scoring_note_lines, _session_lines)
+    return "\n".join(line for section in sections for line in section(r))
+
+
+def _header_lines(r: Ruleset) -> list[str]:
+    """The ruleset's name, source and digest, and its deck."""
     out: list[str] = []
     out.append(f"{r.name} — {r.description}" if r.description else r.name)
     if r.source:
@@ -80,7 +87,11 @@ def show(r: Ruleset) -> str:
                f"{len(r.cards()) // d.players} cards each; card points "
                + ", ".join(f"{k}={_num(v)}" for k, v in d.points.items())
                + f" ({_num(r.total_points())} in all); a side wins with {_num(r.win_points())}")
+    return out
 
+
+def _order_lines(r: Ruleset) -> list[str]:
+    out: list[str] = []
     out.append("")
     out.append("Card orders (high to low)")
     for name, o in r.orders.items():
@@ -90,13 +101,23 @@ def show(r: Ruleset) -> str:
         out.append(f"    trumps ({len(o.trumps)}): " + " ".join(pretty_card(c) for c in o.trumps))
         for g, cards in o.plain.items():
             out.append(f"    {SUIT_SYMBOLS.get(g, g)} plain: " + " ".join(pretty_card(c) for c in cards))
+    return out
+
+
+def _play_lines(r: Ruleset) -> list[str]:
+    """The obligations of the play, in one line."""
+    out: list[str] = []
     p = r.play
     rules = [("follow the suit led (trumps are one suit)", p.follow_suit),
              ("trump when void", p.trump_when_void),
              ("beat the winning card when able", p.must_beat)]
     out.append("  play: " + "; ".join(t for t, on in rules if on) if any(on for _, on in rules)
                else "  play: no obligations")
+    return out
 
+
+def _contract_lines(r: Ruleset) -> list[str]:
+    out: list[str] = []
     out.append("")
     out.append("Contracts")
     rows = []
@@ -121,7 +142,11 @@ def show(r: Ruleset) -> str:
         rows.append([name, how, describe(c.eligible), team, goal, c.order or "-",
                      str(r.max_doubles(name))])
     out.append(table(["contract", "how", "who", "team", "goal", "order", "max doubles"], rows))
+    return out
 
+
+def _auction_lines(r: Ruleset) -> list[str]:
+    out: list[str] = []
     a = r.auction
     out.append("")
     style = {"open": "open: clockwise from forehand; pass, a higher bid, or the next double",
@@ -135,19 +160,28 @@ def show(r: Ruleset) -> str:
     out.append(f"  nobody bid: first of {', '.join(a.no_bid)} that applies")
     if a.dealt:
         out.append(f"  dealt contracts (no auction): {', '.join(a.dealt)}")
-    for res in a.restrictions:
-        cond = []
-        if res.holding is not None:
-            cond.append("to a seat that " + describe(res.holding))
-        if res.first_call is not None:
-            cond.append("at the first call" if res.first_call else "after the first call")
-        if res.bid_in_force is not None:
-            cond.append("with a bid in force" if res.bid_in_force else "with no bid in force")
-        if res.asked is not None:
-            cond.append(f"after saying {a.ask_call!r}" if res.asked
-                        else f"before saying {a.ask_call!r}")
-        out.append(f"  forbidden: {', '.join(res.forbid)} — {'; '.join(cond) or 'always'}"
-                   + (f"  [{res.note}]" if res.note else ""))
+    out += [_restriction_line(res, a.ask_call) for res in a.restrictions]
+    return out
+
+
+def _restriction_line(res, ask_call: str) -> str:
+    """One auction restriction: the calls it forbids and when."""
+    cond = []
+    if res.holding is not None:
+        cond.append("to a seat that " + describe(res.holding))
+    if res.first_call is not None:
+        cond.append("at the first call" if res.first_call else "after the first call")
+    if res.bid_in_force is not None:
+        cond.append("with a bid in force" if res.bid_in_force else "with no bid in force")
+    if res.asked is not None:
+        cond.append(f"after saying {ask_call!r}" if res.asked
+                    else f"before saying {ask_call!r}")
+    return (f"  forbidden: {', '.join(res.forbid)} — {'; '.join(cond) or 'always'}"
+            + (f"  [{res.note}]" if res.note else ""))
+
+
+def _doubling_lines(r: Ruleset) -> list[str]:
+    out: list[str] = []
     dbl = r.doubling
     if dbl.names:
         out.append(f"Doubling: {' → '.join(dbl.names)}, each counted double ×{_num(dbl.factor)}; "
@@ -156,8 +190,13 @@ def show(r: Ruleset) -> str:
         out.append("  " + _first_double(r))
     else:
         out.append("Doubling: none")
+    return out
 
-    s = r.scoring
+
+def _payout_lines(r: Ruleset) -> list[str]:
+    """The value of every hand, by contract, result, tier and doubles."""
+    out: list[str] = []
+    s, dbl = r.scoring, r.doubling
     out.append("")
     who_pays = ("each loser pays it, each winner receives it" if s.style == "zero_sum"
                 else "each winner receives it, losers pay nothing")
@@ -180,6 +219,13 @@ def show(r: Ruleset) -> str:
                     row.append(_num(base * dbl.factor ** lvl) if lvl <= cap else "x")
                 rows.append(row)
     out.append(table(["contract", "result", "tier"] + levels, rows))
+    return out
+
+
+def _scoring_note_lines(r: Ruleset) -> list[str]:
+    """How ties, losing tiers, multipliers and revokes are scored."""
+    out: list[str] = []
+    s = r.scoring
     out.append("  (result: of the old side — the declarer's side, or the holders of the team "
                "cards)")
     out.append(f"  tiers of the losing side: schneider at most {_num(s.schneider_max_points)} "
@@ -201,7 +247,11 @@ def show(r: Ruleset) -> str:
     if s.revoke_penalty:
         out.append(f"  revoke: offender {_num(s.revoke_penalty.offender)}, "
                    f"each other player +{_num(s.revoke_penalty.others)} (cannot happen between bots)")
+    return out
 
+
+def _session_lines(r: Ruleset) -> list[str]:
+    out: list[str] = []
     out.append("")
     ss = r.session
     if ss is None:
@@ -215,4 +265,4 @@ def show(r: Ruleset) -> str:
     else:
         out.append(f"Session scoring: a bankroll of {_num(ss.start)} each; the session ends after "
                    "the hand in which a player reaches 0; most wins, ties stand")
-    return "\n".join(out)
+    return out
