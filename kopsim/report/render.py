@@ -223,20 +223,31 @@ def _rule_diffs(an: Analysis) -> tuple[str, str]:
 
 
 def sections(an: Analysis) -> list[Section]:
-    out: list[Section] = [_summary_section(an)]
-    n_var = len(an.variants)
+    out = [_summary_section(an), _variants_section(an), _rules_section(an),
+           _contracts_section(an), _points_section(an), _outcomes_section(an),
+           _doubling_section(an), _payouts_section(an)]
+    if an.sessions is not None:
+        out.append(_sessions_section(an))
+    out.append(_paired_section(an))
+    return out
 
+
+def _variants_section(an: Analysis) -> Section:
     s = Section("variants", "Variants", "Each variant is one ruleset played on the same deals "
                 "(common random numbers): the same deal id means the same seed in every variant.")
     s.tables.append(("", _variants_table(an)))
     s.tables.append(("Bots in each seat", _lineups_table(an)))
-    out.append(s)
+    return s
 
+
+def _rules_section(an: Analysis) -> Section:
     s = Section("rules", "Rule differences", "What changes from the baseline, computed from the "
                 "resolved rulesets recorded in the manifest.")
     s.html_extra, s.md_extra = _rule_diffs(an)
-    out.append(s)
+    return s
 
+
+def _contracts_section(an: Analysis) -> Section:
     order = [c for c in an.contract_order()
              if an.contracts.filter(pl.col("contract") == c)["hands"].sum() > 0
              or an.contracts.filter((pl.col("contract") == c) & pl.col("in_rules")).height]
@@ -263,8 +274,10 @@ def sections(an: Analysis) -> list[Section]:
     s.tables.append(("Old side (declarer) wins", _pivot(an, an.contracts, "contract", order,
                                                         str, wins, "contract")))
     s.plots = ["contract_mix", "declarer_win_rate"]
-    out.append(s)
+    return s
 
+
+def _points_section(an: Analysis) -> Section:
     op = an.old_points
     rows = []
     specs = [
@@ -286,16 +299,20 @@ def sections(an: Analysis) -> list[Section]:
                 "in every hand that was played out (instant wins such as baśka are excluded).")
     s.tables.append(("", DTable(headers, rows, colors)))
     s.plots = ["old_side_points"]
-    out.append(s)
+    return s
 
+
+def _outcomes_section(an: Analysis) -> Section:
     s = Section("outcomes", "Schneider, schwarz and 52:52", "Share of all hands in which the "
                 "losing side was schneider (few card points but a trick) or schwarz (no trick), "
                 "and of 52:52 ties.")
     s.tables.append(("", _pivot(an, an.tiers, "outcome", ["schneider", "schwarz", "52:52"], str,
                                 lambda r: _rate_cell(r["rate"], r["rate_lo"], r["rate_hi"],
                                                      r["total"]), "outcome")))
-    out.append(s)
+    return s
 
+
+def _doubling_section(an: Analysis) -> Section:
     dbl = an.doubles
     levels = sorted(set(dbl["doubles"].to_list()))
 
@@ -317,8 +334,10 @@ def sections(an: Analysis) -> list[Section]:
         row.append(_mean_cell(r["doubles_mean"], r["doubles_mean_lo"], r["doubles_mean_hi"]))
     t.rows.append(row)
     s.tables.append(("", t))
-    out.append(s)
+    return s
 
+
+def _payouts_section(an: Analysis) -> Section:
     s = Section("payouts", "Payouts", "Mean payout per hand of each seat position (the dealer's "
                 "left, forehand, leads the first trick), of each bot, and the stake of a hand "
                 "(what the winners receive). Intervals: mean ± 1.96 standard errors.")
@@ -346,16 +365,15 @@ def sections(an: Analysis) -> list[Section]:
     headers, colors = _variant_headers(an, "stakes")
     s.tables.append(("Stakes per hand", DTable(headers, rows, colors)))
     s.plots = ["seat_advantage", "payout_distribution"]
-    out.append(s)
+    return s
 
-    if an.sessions is not None:
-        out.append(_sessions_section(an))
 
+def _paired_section(an: Analysis) -> Section:
     s = Section("paired", "Paired differences", "Each variant minus the baseline "
                 f"({an.baseline}), deal by deal over the deals both played: the mean of the "
                 "per-deal differences with its 95% interval. ★ marks a difference whose interval "
                 "excludes 0.")
-    if n_var > 1:
+    if len(an.variants) > 1:
         labels = an.variants[1:]
         headers, colors = _variant_headers(an, f"variant − {an.baseline}", labels)
         rows = []
@@ -382,8 +400,7 @@ def sections(an: Analysis) -> list[Section]:
                 s.intro += f" {v}: {PRICE_ONLY}"
     else:
         s.intro = "Only one variant: nothing to pair."
-    out.append(s)
-    return out
+    return s
 
 
 def _diff_texts(r: dict, unit: str) -> tuple[str, str, str]:
