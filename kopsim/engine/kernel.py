@@ -16,7 +16,8 @@ from numba import njit
 from .bits import ONE, ZERO, allowed_cards, nth_bit, popcount
 from ..bots import bot_spec
 from ..bots.heuristic import heur_call, heur_card, heuristic_tables, relations
-from ..rules.compile import TIERS, WINNERS, CompiledRules, compile_rules
+from ..rules.cache import compiled as compiled_rules
+from ..rules.compile import TIERS, WINNERS, CompiledRules
 from ..records.format import HandRecord
 from .rng import GOLDEN as _G, MIX1 as _M1, MIX2 as _M2, STREAM as _S
 from ..rules.model import Ruleset
@@ -645,7 +646,7 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     """Play one hand per seed; hand i is dealt by `dealers[i]`. `bots` are `BotSpec`s that run
     in the kernel (default: random for every seat); `seat_bot[i, s]` is the index in `bots` of
     the bot in seat s for hand i (default: bot s in seat s, or the single bot everywhere)."""
-    cr = compiled if isinstance(compiled, CompiledRules) else compile_rules(compiled)
+    cr = compiled_rules(compiled)
     a = cr.arrays
     seeds = np.ascontiguousarray(seeds, np.int64)
     dealers = np.ascontiguousarray(dealers, np.int64)
