@@ -16,7 +16,7 @@ from numba import njit
 from .bits import ONE, ZERO, allowed_cards, nth_bit, popcount
 from ..bots import bot_spec
 from ..bots.heuristic import heur_call, heur_card, heuristic_tables, relations
-from ..rules.cache import compiled as compiled_rules
+from ..rules.cache import compiled as compiled_rules, table as rules_table
 from ..rules.compile import TIERS, WINNERS, CompiledRules
 from ..records.format import HandRecord
 from .rng import GOLDEN as _G, MIX1 as _M1, MIX2 as _M2, STREAM as _S
@@ -656,9 +656,7 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     p = cr.rules.play
     play_rules = np.array([p.follow_suit, p.trump_when_void, p.must_beat], np.int64)
     bot_kind, bot_params, seat_bot = kernel_lineup(bots, seat_bot, n)
-    if "heuristic" not in cr.derived:
-        cr.derived["heuristic"] = heuristic_tables(cr)
-    h_power, h_ctab = cr.derived["heuristic"]
+    h_power, h_ctab = rules_table(cr.rules, "heuristic", lambda: heuristic_tables(cr))
     out = dict(
         contract=np.empty(n, np.int16), declarer=np.empty(n, np.int8), old=np.empty(n, np.int8),
         doubles=np.empty(n, np.int8), winner=np.empty(n, np.int8), tier=np.empty(n, np.int8),
