@@ -43,7 +43,8 @@ def describe(p: Predicate | None) -> str:
     return f"not {describe(p.not_)}"
 
 
-def _num(x: float) -> str:
+def number(x: float) -> str:
+    """A number as the rules write it: 3, not 3.0."""
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
@@ -78,8 +79,8 @@ def show(r: Ruleset) -> str:
     out.append("")
     out.append(f"Deck: {len(r.cards())} cards, {d.players} players, "
                f"{len(r.cards()) // d.players} cards each; card points "
-               + ", ".join(f"{k}={_num(v)}" for k, v in d.points.items())
-               + f" ({_num(r.total_points())} in all); a side wins with {_num(r.win_points())}")
+               + ", ".join(f"{k}={number(v)}" for k, v in d.points.items())
+               + f" ({number(r.total_points())} in all); a side wins with {number(r.win_points())}")
 
     out.append("")
     out.append("Card orders (high to low)")
@@ -117,7 +118,7 @@ def show(r: Ruleset) -> str:
         else:
             team = "alone vs 3"
         goal = "wins at once" if c.instant else ("all tricks" if c.goal == "all_tricks"
-                                                  else f"{_num(r.win_points())}+ points")
+                                                  else f"{number(r.win_points())}+ points")
         rows.append([name, how, describe(c.eligible), team, goal, c.order or "-",
                      str(r.max_doubles(name))])
     out.append(table(["contract", "how", "who", "team", "goal", "order", "max doubles"], rows))
@@ -150,7 +151,7 @@ def show(r: Ruleset) -> str:
                    + (f"  [{res.note}]" if res.note else ""))
     dbl = r.doubling
     if dbl.names:
-        out.append(f"Doubling: {' → '.join(dbl.names)}, each counted double ×{_num(dbl.factor)}; "
+        out.append(f"Doubling: {' → '.join(dbl.names)}, each counted double ×{number(dbl.factor)}; "
                    f"before any bid: {r.cap_without_bid()} allowed; only doubles alternating "
                    "between the sides count; a higher bid cancels them")
         out.append("  " + _first_double(r))
@@ -177,18 +178,18 @@ def show(r: Ruleset) -> str:
                 base = price.value(tier if tier != "—" else "out") * factor
                 row = [name, result, tier]
                 for lvl in range(len(levels)):
-                    row.append(_num(base * dbl.factor ** lvl) if lvl <= cap else "x")
+                    row.append(number(base * dbl.factor ** lvl) if lvl <= cap else "x")
                 rows.append(row)
     out.append(table(["contract", "result", "tier"] + levels, rows))
     out.append("  (result: of the old side — the declarer's side, or the holders of the team "
                "cards)")
-    out.append(f"  tiers of the losing side: schneider at most {_num(s.schneider_max_points)} "
+    out.append(f"  tiers of the losing side: schneider at most {number(s.schneider_max_points)} "
                "points with a trick, schwarz no trick")
     if s.tie == "nobody_wins":
         out.append("  52:52: nobody wins, nothing is paid")
     else:
         tv = ("" if s.tie_value_without_double is None
-              else f"; with no double the value is {_num(s.tie_value_without_double)}")
+              else f"; with no double the value is {number(s.tie_value_without_double)}")
         out.append("  52:52: the side of the last counted double loses; with none, the old side"
                    f"{tv}")
     for m in s.multipliers:
@@ -196,11 +197,11 @@ def show(r: Ruleset) -> str:
         applied = ("applied only at 52:52" if m.when == "tie"
                    else f"included in the '{'won' if m.when == 'old_side_won' else 'lost'}' rows"
                    " above")
-        out.append(f"  ×{_num(m.factor)} when {m.when.replace('_', ' ')} ({which}; {applied})"
+        out.append(f"  ×{number(m.factor)} when {m.when.replace('_', ' ')} ({which}; {applied})"
                    + (f"  [{m.note}]" if m.note else ""))
     if s.revoke_penalty:
-        out.append(f"  revoke: offender {_num(s.revoke_penalty.offender)}, "
-                   f"each other player +{_num(s.revoke_penalty.others)} (cannot happen between bots)")
+        out.append(f"  revoke: offender {number(s.revoke_penalty.offender)}, "
+                   f"each other player +{number(s.revoke_penalty.others)} (cannot happen between bots)")
 
     out.append("")
     ss = r.session
@@ -209,10 +210,10 @@ def show(r: Ruleset) -> str:
     elif ss.kind == "series":
         opts = f" (options: {', '.join(map(str, ss.hands_options))})" if ss.hands_options else ""
         out.append(f"Session scoring: a series of {ss.hands} hands{opts}; places score "
-                   + "/".join(_num(x) for x in ss.placement_points)
+                   + "/".join(number(x) for x in ss.placement_points)
                    + " (tied places share); "
-                   + f"{_num(ss.positive_bonus)} bonus points shared by players ending positive")
+                   + f"{number(ss.positive_bonus)} bonus points shared by players ending positive")
     else:
-        out.append(f"Session scoring: a bankroll of {_num(ss.start)} each; the session ends after "
+        out.append(f"Session scoring: a bankroll of {number(ss.start)} each; the session ends after "
                    "the hand in which a player reaches 0; most wins, ties stand")
     return "\n".join(out)
