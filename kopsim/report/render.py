@@ -19,7 +19,7 @@ from pathlib import Path
 import polars as pl
 
 from ..rules.diff import SECTIONS
-from .analysis import PAIRED_METRICS, POSITIONS, Analysis
+from .analysis import POSITIONS, Analysis, paired_metrics
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
@@ -222,21 +222,8 @@ def _rule_diffs(an: Analysis) -> tuple[str, str]:
     return "\n".join(h), "\n".join(m) + "\n"
 
 
-def sections(an: Analysis) -> list[Section]:
-    out: list[Section] = [_summary_section(an)]
-    n_var = len(an.variants)
-
-    s = Section("variants", "Variants", "Each variant is one ruleset played on the same deals "
-                "(common random numbers): the same deal id means the same seed in every variant.")
-    s.tables.append(("", _variants_table(an)))
-    s.tables.append(("Bots in each seat", _lineups_table(an)))
-    out.append(s)
-
-    s = Section("rules", "Rule differences", "What changes from the baseline, computed from the "
-                "resolved rulesets recorded in the manifest.")
-    s.html_extra, s.md_extra = _rule_diffs(an)
-    out.append(s)
-
+def _contracts_section(an: Analysis) -> Section:
+    """How often each contract is played and won."""
     order = [c for c in an.contract_order()
              if an.contracts.filter(pl.col("contract") == c)["hands"].sum() > 0
              or an.contracts.filter((pl.col("contract") == c) & pl.col("in_rules")).height]
@@ -255,16 +242,20 @@ def sections(an: Analysis) -> list[Section]:
         c.title = f"{count(r['old_wins'])} of {count(r['hands'])} hands"
         return c
 
+    team = f"; {an.words.team_game}" if an.words.team_game else ""
     s = Section("contracts", "Contracts", "How often each contract is played, and how often "
-                "its old side (the declarer and any partner; in a normal game the holders of the "
-                "black queens) wins it. Intervals are 95% Wilson intervals.")
+                f"its old side (the declarer and any partner{team}) wins it. Intervals are 95% "
+                "Wilson intervals.")
     s.tables.append(("Share of hands", _pivot(an, an.contracts, "contract", order, str, share,
                                               "contract")))
     s.tables.append(("Old side (declarer) wins", _pivot(an, an.contracts, "contract", order,
                                                         str, wins, "contract")))
     s.plots = ["contract_mix", "declarer_win_rate"]
-    out.append(s)
+    return s
 
+
+def _points_section(an: Analysis) -> Section:
+    """The old side's card points in the hands played out."""
     op = an.old_points
     rows = []
     specs = [
@@ -286,15 +277,37 @@ def sections(an: Analysis) -> list[Section]:
                 "in every hand that was played out (instant wins such as baśka are excluded).")
     s.tables.append(("", DTable(headers, rows, colors)))
     s.plots = ["old_side_points"]
-    out.append(s)
+    return s
 
-    s = Section("outcomes", "Schneider, schwarz and 52:52", "Share of all hands in which the "
+
+def _outcomes_section(an: Analysis) -> Section:
+    """Schneider, schwarz and ties."""
+    tie = an.words.tie
+    s = Section("outcomes", f"Schneider, schwarz and {tie}", "Share of all hands in which the "
                 "losing side was schneider (few card points but a trick) or schwarz (no trick), "
-                "and of 52:52 ties.")
-    s.tables.append(("", _pivot(an, an.tiers, "outcome", ["schneider", "schwarz", "52:52"], str,
+                f"and of {tie} ties (both sides with half the card points).")
+    s.tables.append(("", _pivot(an, an.tiers, "outcome", ["schneider", "schwarz", tie], str,
                                 lambda r: _rate_cell(r["rate"], r["rate_lo"], r["rate_hi"],
                                                      r["total"]), "outcome")))
+    return s
+
+
+def sections(an: Analysis) -> list[Section]:
+    out: list[Section] = [_summary_section(an)]
+    n_var = len(an.variants)
+
+    s = Section("variants", "Variants", "Each variant is one ruleset played on the same deals "
+                "(common random numbers): the same deal id means the same seed in every variant.")
+    s.tables.append(("", _variants_table(an)))
+    s.tables.append(("Bots in each seat", _lineups_table(an)))
     out.append(s)
+
+    s = Section("rules", "Rule differences", "What changes from the baseline, computed from the "
+                "resolved rulesets recorded in the manifest.")
+    s.html_extra, s.md_extra = _rule_diffs(an)
+    out.append(s)
+
+    out += [_contracts_section(an), _points_section(an), _outcomes_section(an)]
 
     dbl = an.doubles
     levels = sorted(set(dbl["doubles"].to_list()))
@@ -359,7 +372,7 @@ def sections(an: Analysis) -> list[Section]:
         labels = an.variants[1:]
         headers, colors = _variant_headers(an, f"variant − {an.baseline}", labels)
         rows = []
-        for key, metric, unit in PAIRED_METRICS:
+        for key, metric, unit in paired_metrics(an.words):
             row = [Cell(metric, cls="label")]
             for v in labels:
                 part = an.paired.filter((pl.col("variant") == v) & (pl.col("metric") == metric))
@@ -429,7 +442,7 @@ def _play_sentence(an: Analysis, v: str) -> str:
 
 
 def _significant_sentences(an: Analysis, v: str) -> list[str]:
-    units = {metric: unit for _, metric, unit in PAIRED_METRICS}
+    units = {metric: unit for _, metric, unit in paired_metrics(an.words)}
     out = []
     sig = an.paired.filter((pl.col("variant") == v) & pl.col("significant"))
     for r in sig.iter_rows(named=True):
