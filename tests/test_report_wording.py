@@ -55,3 +55,18 @@ def test_a_report_on_a_120_point_deck_says_60_60(tmp_path):
     text = " ".join(s.title + " " + s.intro for s in sections(an))
     assert "60:60" in text and "52:52" not in text and "black queens" not in text
     assert an.paired.filter(pl.col("metric") == "60:60")["deals"].to_list() == [200]
+
+
+def test_rules_show_and_diff_name_the_tie_from_the_deck():
+    from kopsim.rules.diff import diff_rules
+    from kopsim.rules.show import show
+
+    rich = _rich()
+    assert "60:60: the side of the last counted double loses" in show(rich)
+    assert "52:52" not in show(rich)
+    data = rich.model_dump(mode="json", by_alias=True, exclude_none=True)
+    nobody = ruleset_from_dict({**data, "scoring": {**data["scoring"], "tie": "nobody_wins"}},
+                               "<test>")
+    texts = [c.text for c in diff_rules(rich, nobody)]
+    assert "60:60: nobody wins, nothing is paid instead of the side of the last counted " \
+           "double loses" in texts

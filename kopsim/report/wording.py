@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules.show import number, pretty_card
+from ..rules.show import pretty_card, tie_name
 
 GENERIC_TIE = "equal points"
 RANK_NAMES = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks", "10": "tens", "9": "nines"}
@@ -32,12 +32,6 @@ def wording(rulesets: list) -> Wording:
     games = {team_game(r) for r in known}
     return Wording(tie=ties.pop() if len(ties) == 1 else GENERIC_TIE,
                    team_game=games.pop() if len(games) == 1 else "")
-
-
-def tie_name(rules) -> str:
-    """Half of the deck's card points for each side, as players say it: "52:52"."""
-    half = number(rules.total_points() / 2)
-    return f"{half}:{half}"
 
 
 def team_game(rules) -> str:

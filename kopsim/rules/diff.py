@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .model import Contract, Order, Price, Ruleset
-from .show import SUIT_SYMBOLS, describe, number, pretty_card
+from .show import SUIT_SYMBOLS, describe, number, pretty_card, tie_name
 
 SECTIONS = ("deck", "card order", "play", "contracts", "auction", "doubling", "scoring", "session")
 
@@ -373,10 +373,10 @@ def _scoring_changes(a: Ruleset, b: Ruleset) -> list[Change]:
     ties = {"last_double_loses": "the side of the last counted double loses",
             "nobody_wins": "nobody wins, nothing is paid"}
     if x.tie != y.tie:
-        add(f"52:52: {ties[y.tie]} instead of {ties[x.tie]}")
+        add(f"{tie_name(b)}: {ties[y.tie]} instead of {ties[x.tie]}")
     if x.tie_value_without_double != y.tie_value_without_double:
         val = lambda v: "the contract's value" if v is None else number(v)  # noqa: E731
-        add(f"52:52 with no double is worth {val(y.tie_value_without_double)} instead of "
+        add(f"{tie_name(b)} with no double is worth {val(y.tie_value_without_double)} instead of "
             f"{val(x.tie_value_without_double)}")
     removed, added = _listdiff([_multiplier_text(m) for m in x.multipliers],
                                [_multiplier_text(m) for m in y.multipliers])

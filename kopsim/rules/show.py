@@ -43,6 +43,12 @@ def describe(p: Predicate | None) -> str:
     return f"not {describe(p.not_)}"
 
 
+def tie_name(r: Ruleset) -> str:
+    """A tie as players say it: half of the deck's card points each, "52:52" in Kop."""
+    half = number(r.total_points() / 2)
+    return f"{half}:{half}"
+
+
 def number(x: float) -> str:
     """A number as the rules write it: 3, not 3.0."""
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
@@ -70,6 +76,14 @@ def _first_double(r: Ruleset) -> str:
 
 
 def show(r: Ruleset) -> str:
+    """The ruleset as a player reads it: deck, card orders, contracts, auction, payouts, sessions."""
+    parts = (_deck_lines, _order_lines, _contract_lines, _auction_lines, _payout_lines,
+             _session_lines)
+    return "\n".join(line for part in parts for line in part(r))
+
+
+def _deck_lines(r: Ruleset) -> list[str]:
+    """Name, source, hash and the deck."""
     out: list[str] = []
     out.append(f"{r.name} — {r.description}" if r.description else r.name)
     if r.source:
@@ -81,7 +95,12 @@ def show(r: Ruleset) -> str:
                f"{len(r.cards()) // d.players} cards each; card points "
                + ", ".join(f"{k}={number(v)}" for k, v in d.points.items())
                + f" ({number(r.total_points())} in all); a side wins with {number(r.win_points())}")
+    return out
 
+
+def _order_lines(r: Ruleset) -> list[str]:
+    """The card orders and the play obligations."""
+    out: list[str] = []
     out.append("")
     out.append("Card orders (high to low)")
     for name, o in r.orders.items():
@@ -97,7 +116,12 @@ def show(r: Ruleset) -> str:
              ("beat the winning card when able", p.must_beat)]
     out.append("  play: " + "; ".join(t for t, on in rules if on) if any(on for _, on in rules)
                else "  play: no obligations")
+    return out
 
+
+def _contract_lines(r: Ruleset) -> list[str]:
+    """One row per contract: how it comes about, who plays it, its goal."""
+    out: list[str] = []
     out.append("")
     out.append("Contracts")
     rows = []
@@ -122,7 +146,12 @@ def show(r: Ruleset) -> str:
         rows.append([name, how, describe(c.eligible), team, goal, c.order or "-",
                      str(r.max_doubles(name))])
     out.append(table(["contract", "how", "who", "team", "goal", "order", "max doubles"], rows))
+    return out
 
+
+def _auction_lines(r: Ruleset) -> list[str]:
+    """The auction, its restrictions and doubling."""
+    out: list[str] = []
     a = r.auction
     out.append("")
     style = {"open": "open: clockwise from forehand; pass, a higher bid, or the next double",
@@ -157,7 +186,13 @@ def show(r: Ruleset) -> str:
         out.append("  " + _first_double(r))
     else:
         out.append("Doubling: none")
+    return out
 
+
+def _payout_lines(r: Ruleset) -> list[str]:
+    """What each contract pays, tiers, ties and multipliers."""
+    out: list[str] = []
+    dbl = r.doubling
     s = r.scoring
     out.append("")
     who_pays = ("each loser pays it, each winner receives it" if s.style == "zero_sum"
@@ -186,15 +221,16 @@ def show(r: Ruleset) -> str:
     out.append(f"  tiers of the losing side: schneider at most {number(s.schneider_max_points)} "
                "points with a trick, schwarz no trick")
     if s.tie == "nobody_wins":
-        out.append("  52:52: nobody wins, nothing is paid")
+        out.append(f"  {tie_name(r)}: nobody wins, nothing is paid")
     else:
         tv = ("" if s.tie_value_without_double is None
               else f"; with no double the value is {number(s.tie_value_without_double)}")
-        out.append("  52:52: the side of the last counted double loses; with none, the old side"
+        out.append(f"  {tie_name(r)}: the side of the last counted double loses; with none, the "
+                   "old side"
                    f"{tv}")
     for m in s.multipliers:
         which = ", ".join(m.contracts) if m.contracts else "every contract"
-        applied = ("applied only at 52:52" if m.when == "tie"
+        applied = (f"applied only at {tie_name(r)}" if m.when == "tie"
                    else f"included in the '{'won' if m.when == 'old_side_won' else 'lost'}' rows"
                    " above")
         out.append(f"  ×{number(m.factor)} when {m.when.replace('_', ' ')} ({which}; {applied})"
@@ -202,7 +238,12 @@ def show(r: Ruleset) -> str:
     if s.revoke_penalty:
         out.append(f"  revoke: offender {number(s.revoke_penalty.offender)}, "
                    f"each other player +{number(s.revoke_penalty.others)} (cannot happen between bots)")
+    return out
 
+
+def _session_lines(r: Ruleset) -> list[str]:
+    """How hands add up to a session."""
+    out: list[str] = []
     out.append("")
     ss = r.session
     if ss is None:
@@ -216,4 +257,4 @@ def show(r: Ruleset) -> str:
     else:
         out.append(f"Session scoring: a bankroll of {number(ss.start)} each; the session ends after "
                    "the hand in which a player reaches 0; most wins, ties stand")
-    return "\n".join(out)
+    return out
