@@ -70,3 +70,19 @@ def test_legal_cards_follow_suit_then_must_beat():
     assert legal_cards(rules.play, order, hand, ["10S"]) == ["AS"]  # follows and beats
     assert legal_cards(rules.play, order, hand, ["JD"]) == ["QC"]  # trump led: a higher trump
     assert legal_cards(rules.play, order, ["AC", "10C"], ["AS"]) == ["AC", "10C"]  # void, no trump
+
+
+def test_a_rules_file_edited_between_two_replays_is_read_again(tmp_path):
+    from kopsim.engine.simulate import simulate
+    from kopsim.records.replay import replay
+
+    rules_file = tmp_path / "mine.toml"
+    rules_file.write_text('extends = "kop"\nname = "mine"\n', encoding="utf-8")
+    log = tmp_path / "hands.jsonl"
+    simulate(load_ruleset(str(rules_file)), 40, 3, log_path=str(log),
+             ruleset_file=str(rules_file), progress=False)
+    assert replay(log, rules_override=str(rules_file)) == (40, [])
+    rules_file.write_text('extends = "kop"\nname = "mine"\ndescription = "edited"\n',
+                          encoding="utf-8")
+    checked, found = replay(log, rules_override=str(rules_file))
+    assert checked == 40 and len(found) == 40  # the edited rules have another sha256
