@@ -1,0 +1,70 @@
+"""kopsim: card-game rulesets written in TOML, played by bots at scale, reported with polars.
+
+The stages, in the order data flows: a ruleset is loaded and checked (`kopsim.rules`), compiled
+and played (`kopsim.engine`, with the bots of `kopsim.bots`), run as an experiment into a results
+folder (`kopsim.experiments`) and read back for analysis (`kopsim.report`). The names below are
+the short way in; everything else lives in those packages.
+
+    >>> import tempfile
+    >>> import kopsim
+    >>> rules = kopsim.load_ruleset("kop")
+    >>> hands = kopsim.play_hands(rules, 1000, seed=7, bots=["heuristic"])
+    >>> len(hands), bool(abs(hands.payouts.sum(axis=1)).max() < 1e-9)  # every hand is zero-sum
+    (1000, True)
+    >>> hands.record(0).contract in rules.contracts
+    True
+    >>> exp = kopsim.experiment_from_dict({"name": "api-example", "deals": 4096, "seed": 1,
+    ...     "bots": "random", "variants": [{"ruleset": "kop"}, {"ruleset": "baska"}]})
+    >>> out = tempfile.TemporaryDirectory()
+    >>> summary = kopsim.run_experiment(exp, out.name)
+    >>> results = kopsim.load_results(out.name)
+    >>> [v.label for v in results.variants], results.hands().select("variant").collect().height
+    (['kop', 'baska'], 8192)
+    >>> out.cleanup()
+
+Importing kopsim is cheap: numba, numpy and polars load when a name below is first used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .engine.kernel import BatchResult
+    from .rules.model import Ruleset
+
+__all__ = ["Ruleset", "load_ruleset", "play_hands", "load_experiment", "experiment_from_dict",
+           "run_experiment", "load_results"]
+
+# public name -> the module that defines it, imported on first use
+_HOMES = {
+    "Ruleset": ".rules.model",
+    "load_ruleset": ".rules.load",
+    "load_experiment": ".experiments.spec",
+    "experiment_from_dict": ".experiments.spec",
+    "run_experiment": ".experiments.run",
+    "load_results": ".report.read",
+}
+
+
+def play_hands(rules: Ruleset, hands: int, seed: int = 0, bots: list | None = None
+               ) -> BatchResult:
+    """Play hands 0..hands-1 of a run seeded `seed` in the compiled kernel; hand i is dealt by
+    seat i % 4. `bots` are bot names or tables ({"name": "heuristic", ...}), one for every seat
+    or one per seat (default: random). `record(i)` of the result is hand i as a hand record."""
+    import numpy as np
+
+    from .bots import bot_spec
+    from .engine.kernel import play_batch
+    from .engine.layout import hand_seeds
+
+    specs = [bot_spec(b, f"bots[{i}]") for i, b in enumerate(bots or ["random"])]
+    return play_batch(rules, hand_seeds(seed, 0, hands), np.arange(hands) % 4,
+                      np.arange(hands), bots=specs)
+
+
+def __getattr__(name: str):
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

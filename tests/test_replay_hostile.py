@@ -99,9 +99,7 @@ def loads(monkeypatch):
         seen.append(str(name))
         return real(name)
     monkeypatch.setattr(kopsim.records.replay, "load_ruleset", spy)
-    kopsim.records.replay._RULES.clear()
-    yield seen
-    kopsim.records.replay._RULES.clear()
+    yield seen  # each replay reads its rulesets afresh, so the spy sees every read
 
 
 @pytest.mark.parametrize("field,value", [("ruleset", "/dev/zero"), ("ruleset", "../../x.toml"),

@@ -16,7 +16,7 @@ import results_fixtures as fx  # noqa: E402
 from cdp import Browser, find_chromium  # noqa: E402
 
 from kopsim.report import build_report  # noqa: E402
-from kopsim.report.synthetic import write_results  # noqa: E402
+from synthetic import write_results  # noqa: E402
 from kopsim.rules.load import load_ruleset  # noqa: E402
 
 CHROMIUM = find_chromium()

@@ -1,15 +1,19 @@
 """Random-play results folders from the batch kernel, and the report over them end to end."""
 
 import json
+import sys
+from pathlib import Path
 
 import polars as pl
 import pytest
 
 from kopsim.report.analysis import analyse
 from kopsim.report.read import HAND_COLUMNS, SESSION_COLUMNS, load_results
-from kopsim.report.synthetic import write_results
 from kopsim.rules.load import load_ruleset
 from kopsim.engine.simulate import simulate
+
+sys.path.insert(0, str(Path(__file__).parent / "data"))
+from synthetic import write_results  # noqa: E402
 
 DOC_TYPES = {"str": pl.String, "bool": pl.Boolean, "num": pl.Float64}
 

@@ -1,2 +1,2 @@
 """Speed and memory measurements: the engines, the bots' decisions, and a report on a large
-synthetic results folder."""
+random-play results folder."""

@@ -2,9 +2,10 @@
 
     python -m kopsim.bench.report --hands 2000000 [--dir /tmp/kopsim-bench] [RULESET ...]
 
-writes (once; reused when present) a synthetic results folder with HANDS random-play hands per
-variant (default: kop and kop-trzy-dychy, on the same deals), then runs `kopsim report` on it in a
-fresh process and prints its wall time and peak resident memory.
+runs (once; the folder is reused when present) an experiment of HANDS random-play deals per
+variant (default: kop and kop-trzy-dychy, on the same deals, each with its own sessions) through
+`kopsim run`'s own writer, then runs `kopsim report` on it in a fresh process and prints its wall
+time and peak resident memory.
 """
 
 from __future__ import annotations
@@ -19,6 +20,17 @@ import time
 from pathlib import Path
 
 
+def write_results(results: Path, rulesets: list[str], hands: int, seed: int) -> None:
+    """A random-play results folder, played and written as `kopsim run` plays and writes one."""
+    from ..experiments.run import run_experiment
+    from ..experiments.spec import experiment_from_dict
+
+    exp = experiment_from_dict({"name": "bench-report", "deals": hands, "seed": seed,
+                                "bots": "random", "sessions": True, "variants": rulesets})
+    # in this process: worker processes would count in the report's peak memory (RUSAGE_CHILDREN)
+    run_experiment(exp, results, jobs=1)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m kopsim.bench.report")
     p.add_argument("rulesets", nargs="*", default=["kop", "kop-trzy-dychy"])
@@ -29,11 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     results = Path(a.dir or (Path(os.environ.get("TMPDIR", "/tmp"))
                              / f"kopsim-bench-{'-'.join(a.rulesets)}-{a.hands}"))
     if not (results / "manifest.json").exists():
-        from ..rules.load import load_ruleset
-        from ..report.synthetic import write_results
-
         t0 = time.perf_counter()
-        write_results(results, [(r, load_ruleset(r)) for r in a.rulesets], a.hands, a.seed)
+        write_results(results, a.rulesets, a.hands, a.seed)
         print(f"wrote {results} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     out = results.parent / (results.name + "-report")
     cmd = [sys.executable, "-m", "kopsim.cli", "report", str(results), "-o", str(out)]

@@ -19,7 +19,8 @@ import numpy as np
 from numba import njit
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..rules.compile import CompiledRules, compile_rules
+from ..rules.cache import compiled, table
+from ..rules.compile import CompiledRules
 from ..engine.reference import Observation
 
 # parameter vector layout (kernel rows and Params share it)
@@ -310,8 +311,6 @@ class HeuristicBot:
     Params = HeuristicParams
     kernel_kind = 1
 
-    _tables: dict = {}
-
     def __init__(self, params: HeuristicParams, hand_seed: int, seat: int, rules=None):
         self.params = params
         self.seat = seat
@@ -324,11 +323,8 @@ class HeuristicBot:
         return [p.solo, p.du, p.cicha, p.double, p.redouble, p.team_double, p.smear]
 
     def _compiled(self):
-        key = self.rules.sha256()
-        if key not in HeuristicBot._tables:
-            cr = compile_rules(self.rules)
-            HeuristicBot._tables[key] = (cr, *heuristic_tables(cr))
-        return HeuristicBot._tables[key]
+        cr = compiled(self.rules)
+        return (cr, *table(self.rules, "heuristic", lambda: heuristic_tables(cr)))
 
     def act(self, obs: Observation) -> str:
         cr, power, ctab = self._compiled()

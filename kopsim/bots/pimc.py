@@ -20,7 +20,8 @@ import random
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..rules.compile import CompiledRules, compile_rules
+from ..rules.cache import compiled
+from ..rules.compile import CompiledRules
 from ..engine.reference import Deal, IllegalAction, Observation, State, old_side_of
 from ..engine.rng import Stream
 from ..engine.scoring import score
@@ -36,16 +37,6 @@ class PimcParams(BaseModel):
 
 class CheatParams(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=False)
-
-
-_COMPILED: dict[str, CompiledRules] = {}
-
-
-def _compiled(rules) -> CompiledRules:
-    key = rules.sha256()
-    if key not in _COMPILED:
-        _COMPILED[key] = compile_rules(rules)
-    return _COMPILED[key]
 
 
 def public_history(obs: Observation) -> list[tuple[int, str]]:
@@ -252,7 +243,7 @@ class PimcBot:
         legal = list(obs.legal_actions)
         if len(legal) == 1:
             return legal[0]
-        cr = _compiled(self.rules)
+        cr = compiled(self.rules)
         sampler = _Sampler(self.rules, obs, self.rng, self.params.max_tries)
         history = public_history(obs)
         totals = {a: 0.0 for a in legal}
@@ -307,7 +298,7 @@ class CheatBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        cr = _compiled(self.rules)
+        cr = compiled(self.rules)
         if state.phase == "play":
             values = _solve_moves(cr, state)
             sign = 1.0 if self.seat in state.old_side else -1.0

@@ -15,7 +15,7 @@ the leader, and both sides' points and tricks so far; it holds a lower and an up
 
 Legal cards, trick winners and scoring all come from the `CompiledRules` tables, in the batch
 kernel's arithmetic. `brute_force` is a plain-Python minimax over the reference engine's rules
-(`kopsim.game.State.legal_cards`, `CardOrder`, `kopsim.scoring.score`) for the tests.
+(`kopsim.engine.reference.legal_cards`, `CardOrder`, `kopsim.engine.scoring.score`) for the tests.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ import numpy as np
 from numba import njit
 
 from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
-from ..rules.compile import CompiledRules, compile_rules
+from ..rules.cache import compiled, table
+from ..rules.compile import CompiledRules
 from ..engine.scoring import counted_doubles, distribute
 
 HMUL1 = np.uint64(0x9E3779B97F4A7C15)
@@ -562,7 +563,7 @@ def terminal_outcome(cr: CompiledRules, contract: int, old_mask: int, double_sea
 
 
 class _Tables:
-    """Per (ruleset, order) arrays for the search, cached on the CompiledRules."""
+    """Per (ruleset, order) arrays for the search, kept in the rules cache."""
 
     def __init__(self, cr: CompiledRules, order: int):
         a = cr.arrays
@@ -583,10 +584,7 @@ class _Tables:
 
 
 def _tables(cr: CompiledRules, order: int) -> _Tables:
-    cache = cr.__dict__.setdefault("_solver_tables", {})
-    if order not in cache:
-        cache[order] = _Tables(cr, order)
-    return cache[order]
+    return table(cr.rules, ("solver", order), lambda: _Tables(cr, order))
 
 
 def _check_position(cr, hands, leader, trick) -> None:
@@ -624,8 +622,7 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     """Exact double-dummy value of a position (see the module docstring). `hands` are the uint64
     masks of the cards each seat still holds; `trick` the cards already played to the current
     trick, led by `leader`. `moves=False` / `line=False` skip move values / the best line."""
-    if not isinstance(cr, CompiledRules):
-        cr = compile_rules(cr)
+    cr = compiled(cr)
     a = cr.arrays
     contract = int(contract)
     old_mask = int(old_mask) & 15
@@ -696,29 +693,30 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
 # ------------------------------------------------------------------------- plain reference search
 
 
-class _Shim:
-    """Just enough of `kopsim.game.State` for its `legal_cards` to run on an arbitrary position."""
+class _Position:
+    """The cards still held and the current trick, with the reference engine's legal cards."""
 
     def __init__(self, rules, contract_name, held, trick):
-        from ..engine.reference import CardOrder
+        from ..engine.reference import card_orders, deck_index
 
-        self.rules = rules
+        self.play = rules.play
         self.held = held
         self.trick = trick
-        self.order = CardOrder(rules.orders[rules.contracts[contract_name].order])
-        self._deck_index = {c: i for i, c in enumerate(rules.cards())}
+        self.order = card_orders(rules)[rules.contracts[contract_name].order]
+        self.deck_index = deck_index(rules)
 
     def legal(self, seat):
-        from ..engine.reference import State
+        from ..engine.reference import legal_cards
 
-        return State.legal_cards(self, seat)
+        hand = sorted(self.held[seat], key=self.deck_index.__getitem__)
+        return legal_cards(self.play, self.order, hand, self.trick)
 
 
 def brute_force(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, trick=(),
                 points=(0, 0, 0, 0), tricks=(0, 0, 0, 0), double_seats=(),
                 with_moves: bool = False):
     """Plain minimax, no pruning and no table, on the reference engine's rules: legal cards from
-    `kopsim.game.State.legal_cards`, trick winners from `CardOrder`, payouts from
+    `kopsim.engine.reference.legal_cards`, trick winners from `CardOrder`, payouts from
     `kopsim.scoring.score`. Returns the value (and, with_moves, {card index: value})."""
     from ..engine.scoring import score
 
@@ -733,7 +731,7 @@ def brute_force(cr: CompiledRules, contract: int, old_mask: int, hands, leader: 
         return (side_value(out.payouts, old_mask), {}) if with_moves else \
             side_value(out.payouts, old_mask)
     cur = [names[c] for c in trick]
-    shim = _Shim(rules, name, held, cur)
+    shim = _Position(rules, name, held, cur)
     pts = [float(x) for x in points]
     trk = [int(x) for x in tricks]
     pt = rules.points_of

@@ -69,15 +69,15 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..bots.solver import _search, _solve_all, _tables, solve
-    from ..engine.reference import Deal, State
-    from ..rules.compile import compile_rules
+    from ..bots.solver import _search, _solve_all, solve
+    from ..engine.reference import Deal, card_orders, old_side_of
+    from ..rules.cache import compiled
     from ..rules.load import load_ruleset
     from ..rules.show import pretty_card
     from ..terminal import compile_notice
 
     rules = load_ruleset(args.ruleset)
-    cr = compile_rules(rules)
+    cr = compiled(rules)
     compile_notice(_search, _solve_all)
     problems: list[Problem] = []
     if args.contract not in cr.contract_names:
@@ -104,11 +104,7 @@ def run(args) -> int:
             raise InputError([Problem("command line", "--declarer",
                                       f"contract {args.contract!r} is played by a declarer "
                                       f"({contract.team}): name his seat")])
-    state = State(rules, deal)
-    state.bid = state.bidder = None
-    state.double_seats = []
-    state._start(args.contract, declarer)  # skip the auction: the team rule sets the old side
-    old_side = list(state.old_side)
+    old_side = old_side_of(rules, deal, args.contract, declarer)
     old_mask = sum(1 << s for s in old_side)
     if leader is None:
         leader = (dealer + 1) % 4
@@ -128,19 +124,15 @@ def run(args) -> int:
         print("an instant contract: won at once, no play")
         return 0
     print("best line:")
-    t = _tables(cr, int(cr.arrays["c_order"][k]))
+    order = card_orders(rules)[contract.order]
     pts = [0.0] * 4
     trk = [0] * 4
     lead = leader
     line = res.best_line
     for n in range(0, len(line), 4):
         cards = line[n:n + 4]
-        w, wc, seat = lead, cards[0], lead
-        for i, c in enumerate(cards[1:], start=1):
-            seat = (lead + i) % 4
-            if (int(t.beat[int(t.suit[cards[0]]), wc]) >> c) & 1:
-                wc, w = c, seat
-        gain = sum(float(t.cpts[c]) for c in cards)
+        w = (lead + order.winner_index([names[c] for c in cards])) % 4
+        gain = sum(rules.points_of(names[c]) for c in cards)
         pts[w] += gain
         trk[w] += 1
         side = "old" if w in old_side else "young"

@@ -16,7 +16,8 @@ from numba import njit
 from .bits import ONE, ZERO, allowed_cards, nth_bit, popcount
 from ..bots import bot_spec
 from ..bots.heuristic import heur_call, heur_card, heuristic_tables, relations
-from ..rules.compile import TIERS, WINNERS, CompiledRules, compile_rules
+from ..rules.cache import compiled as compiled_rules, table as rules_table
+from ..rules.compile import TIERS, WINNERS, CompiledRules
 from ..records.format import HandRecord
 from .rng import GOLDEN as _G, MIX1 as _M1, MIX2 as _M2, STREAM as _S
 from ..rules.model import Ruleset
@@ -645,7 +646,7 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     """Play one hand per seed; hand i is dealt by `dealers[i]`. `bots` are `BotSpec`s that run
     in the kernel (default: random for every seat); `seat_bot[i, s]` is the index in `bots` of
     the bot in seat s for hand i (default: bot s in seat s, or the single bot everywhere)."""
-    cr = compiled if isinstance(compiled, CompiledRules) else compile_rules(compiled)
+    cr = compiled_rules(compiled)
     a = cr.arrays
     seeds = np.ascontiguousarray(seeds, np.int64)
     dealers = np.ascontiguousarray(dealers, np.int64)
@@ -655,9 +656,7 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     p = cr.rules.play
     play_rules = np.array([p.follow_suit, p.trump_when_void, p.must_beat], np.int64)
     bot_kind, bot_params, seat_bot = kernel_lineup(bots, seat_bot, n)
-    if "heuristic" not in cr.derived:
-        cr.derived["heuristic"] = heuristic_tables(cr)
-    h_power, h_ctab = cr.derived["heuristic"]
+    h_power, h_ctab = rules_table(cr.rules, "heuristic", lambda: heuristic_tables(cr))
     out = dict(
         contract=np.empty(n, np.int16), declarer=np.empty(n, np.int8), old=np.empty(n, np.int8),
         doubles=np.empty(n, np.int8), winner=np.empty(n, np.int8), tier=np.empty(n, np.int8),

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .rng import shuffled
-from ..rules.model import POSITIONS, Order, Ruleset
+from ..rules.cache import table
+from ..rules.model import POSITIONS, Order, Play, Ruleset
 from .scoring import Outcome, score
 
 PASS = "pass"
@@ -75,6 +76,43 @@ class CardOrder:
         led = self.suit[cards[0]]
         strengths = [self.strength(c, led) for c in cards]
         return strengths.index(max(strengths))
+
+
+def card_orders(rules: Ruleset) -> dict[str, CardOrder]:
+    """Each of the ruleset's card orders by name."""
+    return table(rules, "card_orders", lambda: {k: CardOrder(o) for k, o in rules.orders.items()})
+
+
+def deck_index(rules: Ruleset) -> dict[str, int]:
+    """Each card's place in the deck."""
+    return table(rules, "deck_index", lambda: {c: i for i, c in enumerate(rules.cards())})
+
+
+def card_points(rules: Ruleset) -> dict[str, float]:
+    """Each card's points."""
+    return table(rules, "card_points", lambda: {c: rules.points_of(c) for c in rules.cards()})
+
+
+def legal_cards(play: Play, order: CardOrder, hand: list[str], trick: list[str]) -> list[str]:
+    """The cards of `hand` that may be played to `trick` (the cards already played to it, in
+    order) under the play rules and the contract's card order; `hand`'s order is kept."""
+    if not trick:
+        return list(hand)
+    led = order.suit[trick[0]]
+    same = [c for c in hand if order.suit[c] == led]
+    trumps = [c for c in hand if order.suit[c] is TRUMP]
+    if same:
+        allowed = same if play.follow_suit else list(hand)
+    elif play.trump_when_void and trumps:
+        allowed = trumps
+    else:
+        allowed = list(hand)
+    if play.must_beat:
+        best = max(order.strength(c, led) for c in trick)
+        beaters = [c for c in allowed if order.strength(c, led) > best]
+        if beaters:
+            allowed = beaters
+    return allowed
 
 
 def old_side_of(rules: Ruleset, deal: Deal, contract: str, declarer: int | None) -> list[int]:
@@ -153,13 +191,10 @@ class State:
         self.points = [0.0] * n
         self.tricks_won = [0] * n
         self.leader = self.forehand
-        self._orders = self.rules._cached(
-            "card_orders", lambda: {k: CardOrder(o) for k, o in self.rules.orders.items()})
-        self._deck_index = self.rules._cached(
-            "deck_index", lambda: {c: i for i, c in enumerate(self.rules.cards())})
+        self._orders = card_orders(self.rules)
+        self._deck_index = deck_index(self.rules)
         self._holdings = [set(h) for h in self.deal.hands]
-        self._points = self.rules._cached(
-            "points", lambda: {c: self.rules.deck.card_points(c) for c in self.rules.cards()})
+        self._points = card_points(self.rules)
         self._bids = self.rules.bids()
         self._eligible: dict[tuple[str, int], bool] = {}
         dealt = self._dealt_contract()
@@ -348,25 +383,7 @@ class State:
 
     def legal_cards(self, seat: int) -> list[str]:
         hand = sorted(self.held[seat], key=self._deck_index.__getitem__)
-        if not self.trick:
-            return hand
-        p = self.rules.play
-        o = self.order
-        led = o.suit[self.trick[0]]
-        same = [c for c in hand if o.suit[c] == led]
-        trumps = [c for c in hand if o.suit[c] is TRUMP]
-        if same:
-            allowed = same if p.follow_suit else hand
-        elif p.trump_when_void and trumps:
-            allowed = trumps
-        else:
-            allowed = hand
-        if p.must_beat:
-            best = max(o.strength(c, led) for c in self.trick)
-            beaters = [c for c in allowed if o.strength(c, led) > best]
-            if beaters:
-                allowed = beaters
-        return allowed
+        return legal_cards(self.rules.play, self.order, hand, self.trick)
 
     def _apply_card(self, card: str) -> None:
         seat = self.turn

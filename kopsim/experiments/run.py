@@ -83,8 +83,6 @@ class ChunkFailure:
     trace: str
 
 
-_COMPILED: dict[str, Any] = {}
-
 
 def play_chunk(task: ChunkTask) -> ChunkResult | ChunkFailure:
     """Play one chunk and encode its files. Errors come back as a `ChunkFailure` naming it."""
@@ -142,12 +140,9 @@ def _play_chunk(t: ChunkTask) -> ChunkResult:
     lines: list[str] = []
     if t.engine == "kernel":
         from ..engine.kernel import play_batch
-        from ..rules.compile import compile_rules
+        from ..rules.cache import compiled
 
-        key = rules.sha256()
-        cr = _COMPILED.get(key)
-        if cr is None:
-            cr = _COMPILED[key] = compile_rules(rules)
+        cr = compiled(rules)
         res = play_batch(cr, seeds, dealers, hand_index, bots=t.bots, seat_bot=seat_bot)
         a = R.hand_arrays_from_batch(res)
         names = cr.contract_names

@@ -405,8 +405,13 @@ def _load_variant(spec: VariantFile, i: int, src: str, base: Path, sessions: boo
     else:
         rsrc = str(rpath)
     rules = ruleset_from_dict(data, rsrc)
-    v = Variant(label=spec.label or rules.name, rules=rules, source=name,
-                overrides=spec.overrides)
+    return variant_of(spec.label or rules.name, rules, name, spec.overrides, sessions)
+
+
+def variant_of(label: str, rules: Ruleset, source: str, overrides: dict, sessions: bool
+               ) -> Variant:
+    """The variant that plays `rules` (and, with `sessions`, the ruleset's own sessions)."""
+    v = Variant(label=label, rules=rules, source=source, overrides=overrides)
     if sessions and rules.session is not None:
         v.session = rules.session.kind
         if v.session == "series":

@@ -7,12 +7,11 @@ reported (later ones usually follow from it).
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 import shlex
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError, Problem
@@ -202,18 +201,19 @@ def _follow_problem(prev: BankrollHand, h: BankrollHand) -> str | None:
 class RulesSource:
     """The rulesets a replay may read. A log is untrusted input, so the name a record gives is
     looked up among the bundled rulesets only; the file it names (ruleset_file) is read only
-    when the user said so (--rules-from-log), and only if it is a regular file."""
+    when the user said so (--rules-from-log), and only if it is a regular file.
+
+    Each ruleset is read once per replay (per worker block with jobs > 1): a file edited between
+    two replays is read again."""
     rules_file: str | None = None
     from_log: bool = False
+    bundled: frozenset[str] = field(default_factory=lambda: frozenset(bundled_names()))
+    loaded: dict[str, Ruleset] = field(default_factory=dict, compare=False, repr=False)
 
-
-_RULES: dict[str, Ruleset] = {}
-
-
-def _load(name_or_path: str) -> Ruleset:
-    if name_or_path not in _RULES:
-        _RULES[name_or_path] = load_ruleset(name_or_path)
-    return _RULES[name_or_path]
+    def load(self, name_or_path: str) -> Ruleset:
+        if name_or_path not in self.loaded:
+            self.loaded[name_or_path] = load_ruleset(name_or_path)
+        return self.loaded[name_or_path]
 
 
 def rules_for(d: dict, source: RulesSource, where: Problem) -> Ruleset:
@@ -221,26 +221,27 @@ def rules_for(d: dict, source: RulesSource, where: Problem) -> Ruleset:
     then a discrepancy of the record); otherwise a bundled ruleset or the logged file whose
     sha256 is the record's, or an InputError saying which --rules FILE to pass."""
     if source.rules_file is not None:
-        return _load(source.rules_file)
+        return source.load(source.rules_file)
     name, sha, logged = d["ruleset"], d["ruleset_sha256"], d.get("ruleset_file")
-    if name in _bundled() and _load(name).sha256() == sha:
-        return _load(name)
+    if name in source.bundled and source.load(name).sha256() == sha:
+        return source.load(name)
     if logged is not None and source.from_log:
         if not os.path.isfile(logged):
             raise InputError([Problem(where.source, where.where,
                                       f"ruleset_file {clean(logged)!r} is not a regular file")])
-        if _load(logged).sha256() == sha:
-            return _load(logged)
+        if source.load(logged).sha256() == sha:
+            return source.load(logged)
         raise InputError([Problem(where.source, where.where,
                                   f"{clean(logged)} has changed since the log was written "
-                                  f"(sha256 {_load(logged).sha256()[:12]}…, the log says "
+                                  f"(sha256 {source.load(logged).sha256()[:12]}…, the log says "
                                   f"{clean(sha[:12])}…); pass --rules FILE with the rules it "
                                   "was played under")])
-    raise InputError([Problem(where.source, where.where, _which_rules(name, sha, logged))])
+    raise InputError([Problem(where.source, where.where,
+                              _which_rules(name, sha, logged, source.bundled))])
 
 
-def _which_rules(name: str, sha: str, logged: str | None) -> str:
-    what = ("not the bundled ruleset of that name" if name in _bundled()
+def _which_rules(name: str, sha: str, logged: str | None, bundled: frozenset[str]) -> str:
+    what = ("not the bundled ruleset of that name" if name in bundled
             else "not a bundled ruleset")
     text = (f"played under ruleset {clean(name)!r} (sha256 {clean(sha[:12])}…), {what}; pass "
             "--rules FILE with the ruleset file it was played under")
@@ -248,11 +249,6 @@ def _which_rules(name: str, sha: str, logged: str | None) -> str:
         text += (f": the log says it was read from {clean(logged)} "
                  f"(--rules {shlex.quote(clean(logged))}, or --rules-from-log to read that file)")
     return text
-
-
-@functools.lru_cache(maxsize=1)
-def _bundled() -> frozenset[str]:
-    return frozenset(bundled_names())
 
 
 def _check_block(path: str, block: list[tuple[int, bytes]], source: RulesSource
@@ -311,7 +307,7 @@ def replay(path: str | Path, rules_override: str | None = None, jobs: int = 1,
     as a stream either way, so memory stays flat."""
     source = RulesSource(rules_override, rules_from_log)
     if rules_override is not None:
-        _load(rules_override)  # a bad --rules file is reported once, before any work
+        source.load(rules_override)  # a bad --rules file is reported once, before any work
     counter = [0]
     try:
         size = os.path.getsize(path)

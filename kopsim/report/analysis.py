@@ -18,18 +18,20 @@ import polars as pl
 from ..rules.diff import Change, diff_rules
 from .read import SEATS, Results
 from .stats import mean_ci, moments, significant, wilson
+from .wording import Wording, wording
 
 POSITIONS = ("forehand", "second", "third", "dealer")  # counted from the dealer's left
-TIER_LABELS = {"schneider": "schneider", "schwarz": "schwarz", "tie": "52:52"}
+TIER_KEYS = ("schneider", "schwarz", "tie")  # the outcomes table's rows, in order
 # Okabe–Ito, which colour-blind readers can tell apart; one colour per variant, everywhere
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000",
            "#F0E442")
 
-# per-hand measures compared deal by deal between a variant and the first
+# per-hand measures compared deal by deal between a variant and the first: (key, label, unit);
+# the tie's label ("52:52") comes from the rulesets, see paired_metrics
 PAIRED_METRICS = (
     ("old_win", "old side (declarer) wins", "rate"),
     ("schneider_schwarz", "schneider or schwarz", "rate"),
-    ("tie", "52:52", "rate"),
+    ("tie", "tie", "rate"),
     ("old_pts", "old-side card points", "points"),
     ("doubles", "counted doubles", "doubles"),
     ("stake", "stake per hand", "payout"),
@@ -40,6 +42,17 @@ PAIRED_METRICS = (
 PLAY_COLUMNS = ("contract", "doubles", "winner", "tier", *[f"old_{s}" for s in SEATS],
                 *[f"points_{s}" for s in SEATS])
 PAY_COLUMNS = tuple(f"payout_{s}" for s in SEATS)
+
+
+def tier_labels(words: Wording) -> dict[str, str]:
+    """Outcome key -> the row label of the outcomes table."""
+    return {"schneider": "schneider", "schwarz": "schwarz", "tie": words.tie}
+
+
+def paired_metrics(words: Wording) -> tuple[tuple[str, str, str], ...]:
+    """PAIRED_METRICS with the tie named as these rulesets name it."""
+    return tuple((key, words.tie if key == "tie" else label, unit)
+                 for key, label, unit in PAIRED_METRICS)
 
 
 @dataclass
@@ -58,6 +71,7 @@ class Analysis:
     stakes: pl.DataFrame
     payout_hist: pl.DataFrame
     paired: pl.DataFrame
+    words: Wording  # what the rulesets call a tie and the old side of the plain game
     sessions: pl.DataFrame | None = None
     session_seats: pl.DataFrame | None = None
     session_bots: pl.DataFrame | None = None
@@ -334,17 +348,17 @@ def _contracts(c: pl.DataFrame, o: pl.DataFrame, an_variants, labels, order) -> 
     return _order_variants(df, labels, "_c").drop("_c")
 
 
-def _tiers(t: pl.DataFrame, o: pl.DataFrame, labels) -> pl.DataFrame:
-    grid = pl.DataFrame({"variant": [v for v in labels for _ in TIER_LABELS],
-                         "outcome": [k for _ in labels for k in TIER_LABELS]})
+def _tiers(t: pl.DataFrame, o: pl.DataFrame, labels, words: Wording) -> pl.DataFrame:
+    grid = pl.DataFrame({"variant": [v for v in labels for _ in TIER_KEYS],
+                         "outcome": [k for _ in labels for k in TIER_KEYS]})
     df = (grid.join(t.rename({"tier": "outcome"}), on=["variant", "outcome"], how="left")
           .with_columns(pl.col("hands").fill_null(0).cast(pl.Int64))
           .join(o.select("variant", pl.col("hands").cast(pl.Int64).alias("total")),
                 on="variant"))
     df = _with_wilson(df, "hands", "total", "rate")
-    rank = {k: i for i, k in enumerate(TIER_LABELS)}
+    rank = {k: i for i, k in enumerate(TIER_KEYS)}
     df = df.with_columns(pl.col("outcome").replace_strict(rank, return_dtype=pl.Int32)
-                         .alias("_k"), pl.col("outcome").replace_strict(TIER_LABELS)
+                         .alias("_k"), pl.col("outcome").replace_strict(tier_labels(words))
                          .alias("outcome"))
     return _order_variants(df, labels, "_k").drop("_k")
 
@@ -429,11 +443,12 @@ def _stakes(o: pl.DataFrame, labels) -> pl.DataFrame:
     return _order_variants(df, labels)
 
 
-def _paired(frames: list[tuple[str, pl.DataFrame]], base: str) -> pl.DataFrame:
+def _paired(frames: list[tuple[str, pl.DataFrame]], base: str, words: Wording
+            ) -> pl.DataFrame:
     rows = []
     for v, f in frames:
         r = f.row(0, named=True)
-        for key, label, unit in PAIRED_METRICS:
+        for key, label, unit in paired_metrics(words):
             n = r[f"{key}__n"] or 0
             diff, sd = moments(n, r[f"{key}__s1"] or 0.0, r[f"{key}__s2"] or 0.0)
             lo, hi = mean_ci(n, diff, sd)
@@ -607,11 +622,12 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
     by_label = {v.label: v for v in res.variants}
     colors = {v: PALETTE[i % len(PALETTE)] for i, v in enumerate(labels)}
     s_over = out.get("s_overview")
+    words = wording([v.ruleset for v in res.variants])
 
     an = Analysis(
         results=res, variants=labels, colors=colors,
         overview=_overview(res, o, s_over, labels),
-        contracts=pl.DataFrame(), tiers=_tiers(out["tiers"], o, labels),
+        contracts=pl.DataFrame(), tiers=_tiers(out["tiers"], o, labels, words),
         doubles=_doubles(out["doubles"], o, by_label, labels),
         old_points=_old_points(o, by_label, labels),
         old_points_hist=_order_variants(
@@ -623,18 +639,18 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
             _share(out["pay_hist"].rename({"n": "seat_hands"})
                    .with_columns(pl.col("seat_hands").cast(pl.Int64)), "seat_hands"),
             labels, "payout"),
-        paired=pl.DataFrame(), notes=notes, lineups=_lineups(lu, labels))
+        paired=pl.DataFrame(), words=words, notes=notes, lineups=_lineups(lu, labels))
     an.contracts = _contracts(out["contracts"], o, by_label, labels, an.contract_order(
         out["contracts"]["contract"].unique().to_list()))
     if labels and labels[0] == base:
-        an.paired = _paired([(v, paired[v]) for v in others if v in paired], base)
+        an.paired = _paired([(v, paired[v]) for v in others if v in paired], base, words)
         an.same_play = _same_play({v: paired[v] for v in others if v in paired}, base)
         dup = o.filter(pl.col("deals") < pl.col("hands"))["variant"].to_list()
         if dup:
             notes.append("deal ids repeat within " + ", ".join(dup) + ": paired differences "
                          "pair every hand of a deal with every hand of the same deal")
     else:
-        an.paired = _paired([], base)
+        an.paired = _paired([], base, words)
         an.same_play = _same_play({}, base)
         if len(labels) > 1:
             notes.append(f"the first variant {base!r} has no hands: no paired differences")

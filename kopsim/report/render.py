@@ -19,7 +19,7 @@ from pathlib import Path
 import polars as pl
 
 from ..rules.diff import SECTIONS
-from .analysis import PAIRED_METRICS, POSITIONS, Analysis
+from .analysis import POSITIONS, Analysis, paired_metrics
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
@@ -222,32 +222,8 @@ def _rule_diffs(an: Analysis) -> tuple[str, str]:
     return "\n".join(h), "\n".join(m) + "\n"
 
 
-def sections(an: Analysis) -> list[Section]:
-    out = [_summary_section(an), _variants_section(an), _rules_section(an),
-           _contracts_section(an), _points_section(an), _outcomes_section(an),
-           _doubling_section(an), _payouts_section(an)]
-    if an.sessions is not None:
-        out.append(_sessions_section(an))
-    out.append(_paired_section(an))
-    return out
-
-
-def _variants_section(an: Analysis) -> Section:
-    s = Section("variants", "Variants", "Each variant is one ruleset played on the same deals "
-                "(common random numbers): the same deal id means the same seed in every variant.")
-    s.tables.append(("", _variants_table(an)))
-    s.tables.append(("Bots in each seat", _lineups_table(an)))
-    return s
-
-
-def _rules_section(an: Analysis) -> Section:
-    s = Section("rules", "Rule differences", "What changes from the baseline, computed from the "
-                "resolved rulesets recorded in the manifest.")
-    s.html_extra, s.md_extra = _rule_diffs(an)
-    return s
-
-
 def _contracts_section(an: Analysis) -> Section:
+    """How often each contract is played and won."""
     order = [c for c in an.contract_order()
              if an.contracts.filter(pl.col("contract") == c)["hands"].sum() > 0
              or an.contracts.filter((pl.col("contract") == c) & pl.col("in_rules")).height]
@@ -266,9 +242,10 @@ def _contracts_section(an: Analysis) -> Section:
         c.title = f"{count(r['old_wins'])} of {count(r['hands'])} hands"
         return c
 
+    team = f"; {an.words.team_game}" if an.words.team_game else ""
     s = Section("contracts", "Contracts", "How often each contract is played, and how often "
-                "its old side (the declarer and any partner; in a normal game the holders of the "
-                "black queens) wins it. Intervals are 95% Wilson intervals.")
+                f"its old side (the declarer and any partner{team}) wins it. Intervals are 95% "
+                "Wilson intervals.")
     s.tables.append(("Share of hands", _pivot(an, an.contracts, "contract", order, str, share,
                                               "contract")))
     s.tables.append(("Old side (declarer) wins", _pivot(an, an.contracts, "contract", order,
@@ -278,6 +255,7 @@ def _contracts_section(an: Analysis) -> Section:
 
 
 def _points_section(an: Analysis) -> Section:
+    """The old side's card points in the hands played out."""
     op = an.old_points
     rows = []
     specs = [
@@ -303,16 +281,34 @@ def _points_section(an: Analysis) -> Section:
 
 
 def _outcomes_section(an: Analysis) -> Section:
-    s = Section("outcomes", "Schneider, schwarz and 52:52", "Share of all hands in which the "
+    """Schneider, schwarz and ties."""
+    tie = an.words.tie
+    s = Section("outcomes", f"Schneider, schwarz and {tie}", "Share of all hands in which the "
                 "losing side was schneider (few card points but a trick) or schwarz (no trick), "
-                "and of 52:52 ties.")
-    s.tables.append(("", _pivot(an, an.tiers, "outcome", ["schneider", "schwarz", "52:52"], str,
+                f"and of {tie} ties (both sides with half the card points).")
+    s.tables.append(("", _pivot(an, an.tiers, "outcome", ["schneider", "schwarz", tie], str,
                                 lambda r: _rate_cell(r["rate"], r["rate_lo"], r["rate_hi"],
                                                      r["total"]), "outcome")))
     return s
 
 
-def _doubling_section(an: Analysis) -> Section:
+def sections(an: Analysis) -> list[Section]:
+    out: list[Section] = [_summary_section(an)]
+    n_var = len(an.variants)
+
+    s = Section("variants", "Variants", "Each variant is one ruleset played on the same deals "
+                "(common random numbers): the same deal id means the same seed in every variant.")
+    s.tables.append(("", _variants_table(an)))
+    s.tables.append(("Bots in each seat", _lineups_table(an)))
+    out.append(s)
+
+    s = Section("rules", "Rule differences", "What changes from the baseline, computed from the "
+                "resolved rulesets recorded in the manifest.")
+    s.html_extra, s.md_extra = _rule_diffs(an)
+    out.append(s)
+
+    out += [_contracts_section(an), _points_section(an), _outcomes_section(an)]
+
     dbl = an.doubles
     levels = sorted(set(dbl["doubles"].to_list()))
 
@@ -334,10 +330,8 @@ def _doubling_section(an: Analysis) -> Section:
         row.append(_mean_cell(r["doubles_mean"], r["doubles_mean_lo"], r["doubles_mean_hi"]))
     t.rows.append(row)
     s.tables.append(("", t))
-    return s
+    out.append(s)
 
-
-def _payouts_section(an: Analysis) -> Section:
     s = Section("payouts", "Payouts", "Mean payout per hand of each seat position (the dealer's "
                 "left, forehand, leads the first trick), of each bot, and the stake of a hand "
                 "(what the winners receive). Intervals: mean ± 1.96 standard errors.")
@@ -365,19 +359,20 @@ def _payouts_section(an: Analysis) -> Section:
     headers, colors = _variant_headers(an, "stakes")
     s.tables.append(("Stakes per hand", DTable(headers, rows, colors)))
     s.plots = ["seat_advantage", "payout_distribution"]
-    return s
+    out.append(s)
 
+    if an.sessions is not None:
+        out.append(_sessions_section(an))
 
-def _paired_section(an: Analysis) -> Section:
     s = Section("paired", "Paired differences", "Each variant minus the baseline "
                 f"({an.baseline}), deal by deal over the deals both played: the mean of the "
                 "per-deal differences with its 95% interval. ★ marks a difference whose interval "
                 "excludes 0.")
-    if len(an.variants) > 1:
+    if n_var > 1:
         labels = an.variants[1:]
         headers, colors = _variant_headers(an, f"variant − {an.baseline}", labels)
         rows = []
-        for key, metric, unit in PAIRED_METRICS:
+        for key, metric, unit in paired_metrics(an.words):
             row = [Cell(metric, cls="label")]
             for v in labels:
                 part = an.paired.filter((pl.col("variant") == v) & (pl.col("metric") == metric))
@@ -400,7 +395,8 @@ def _paired_section(an: Analysis) -> Section:
                 s.intro += f" {v}: {PRICE_ONLY}"
     else:
         s.intro = "Only one variant: nothing to pair."
-    return s
+    out.append(s)
+    return out
 
 
 def _diff_texts(r: dict, unit: str) -> tuple[str, str, str]:
@@ -446,7 +442,7 @@ def _play_sentence(an: Analysis, v: str) -> str:
 
 
 def _significant_sentences(an: Analysis, v: str) -> list[str]:
-    units = {metric: unit for _, metric, unit in PAIRED_METRICS}
+    units = {metric: unit for _, metric, unit in paired_metrics(an.words)}
     out = []
     sig = an.paired.filter((pl.col("variant") == v) & pl.col("significant"))
     for r in sig.iter_rows(named=True):

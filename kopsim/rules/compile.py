@@ -45,7 +45,6 @@ class CompiledRules:
     arrays: dict[str, np.ndarray] = field(default_factory=dict)
     max_calls: int = 0
     sha256: str = ""
-    derived: dict = field(default_factory=dict)  # tables other modules build once (bots)
 
     @property
     def n_cards(self) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .model import Contract, Order, Price, Ruleset
-from .show import SUIT_SYMBOLS, _num, describe, pretty_card
+from .show import SUIT_SYMBOLS, describe, number, pretty_card, tie_name
 
 SECTIONS = ("deck", "card order", "play", "contracts", "auction", "doubling", "scoring", "session")
 
@@ -190,8 +190,8 @@ def price_text(p: Price | None) -> str:
     if p is None:
         return "nothing"
     if p.flat is not None:
-        return _num(p.flat)
-    return f"{_num(p.out)}/{_num(p.schneider)}/{_num(p.schwarz)} (out/schneider/schwarz)"
+        return number(p.flat)
+    return f"{number(p.out)}/{number(p.schneider)}/{number(p.schwarz)} (out/schneider/schwarz)"
 
 
 def _team(c: Contract) -> str:
@@ -216,7 +216,7 @@ def _how(r: Ruleset, name: str) -> str:
 def _goal(r: Ruleset, c: Contract) -> str:
     if c.instant:
         return "wins at once"
-    return "all tricks" if c.goal == "all_tricks" else f"{_num(r.win_points())}+ card points"
+    return "all tricks" if c.goal == "all_tricks" else f"{number(r.win_points())}+ card points"
 
 
 def contract_summary(r: Ruleset, name: str) -> str:
@@ -232,7 +232,7 @@ def _price_changes(name: str, result: str, pa: Price | None, pb: Price | None) -
     if pa == pb:
         return []
     if pa is not None and pb is not None and pa.tiered and pb.tiered:
-        return [f"{name} {result} {t} pays {_num(pb.value(t))} instead of {_num(pa.value(t))}"
+        return [f"{name} {result} {t} pays {number(pb.value(t))} instead of {number(pa.value(t))}"
                 for t in ("out", "schneider", "schwarz") if pa.value(t) != pb.value(t)]
     return [f"{name} {result} pays {price_text(pb)} instead of {price_text(pa)}"]
 
@@ -344,7 +344,7 @@ def _doubling_changes(a: Ruleset, b: Ruleset) -> list[Change]:
     if x.names != y.names:
         add(f"chain {chain(y)} instead of {chain(x)}")
     if x.factor != y.factor:
-        add(f"each counted double ×{_num(y.factor)} instead of ×{_num(x.factor)}")
+        add(f"each counted double ×{number(y.factor)} instead of ×{number(x.factor)}")
     if a.cap_without_bid() != b.cap_without_bid():
         add(f"{b.cap_without_bid()} doubles allowed before any bid instead of "
             f"{a.cap_without_bid()}")
@@ -353,7 +353,7 @@ def _doubling_changes(a: Ruleset, b: Ruleset) -> list[Change]:
 
 def _multiplier_text(m) -> str:
     which = ", ".join(m.contracts) if m.contracts else "every contract"
-    return f"×{_num(m.factor)} when {m.when.replace('_', ' ')} ({which})"
+    return f"×{number(m.factor)} when {m.when.replace('_', ' ')} ({which})"
 
 
 def _scoring_changes(a: Ruleset, b: Ruleset) -> list[Change]:
@@ -365,18 +365,18 @@ def _scoring_changes(a: Ruleset, b: Ruleset) -> list[Change]:
     if x.style != y.style:
         add(f"{styles[y.style]} instead of {styles[x.style]}")
     if a.win_points() != b.win_points():
-        add(f"a side wins with {_num(b.win_points())} card points instead of "
-            f"{_num(a.win_points())}")
+        add(f"a side wins with {number(b.win_points())} card points instead of "
+            f"{number(a.win_points())}")
     if x.schneider_max_points != y.schneider_max_points:
-        add(f"schneider at {_num(y.schneider_max_points)} points or fewer instead of "
-            f"{_num(x.schneider_max_points)}")
+        add(f"schneider at {number(y.schneider_max_points)} points or fewer instead of "
+            f"{number(x.schneider_max_points)}")
     ties = {"last_double_loses": "the side of the last counted double loses",
             "nobody_wins": "nobody wins, nothing is paid"}
     if x.tie != y.tie:
-        add(f"52:52: {ties[y.tie]} instead of {ties[x.tie]}")
+        add(f"{tie_name(b)}: {ties[y.tie]} instead of {ties[x.tie]}")
     if x.tie_value_without_double != y.tie_value_without_double:
-        val = lambda v: "the contract's value" if v is None else _num(v)  # noqa: E731
-        add(f"52:52 with no double is worth {val(y.tie_value_without_double)} instead of "
+        val = lambda v: "the contract's value" if v is None else number(v)  # noqa: E731
+        add(f"{tie_name(b)} with no double is worth {val(y.tie_value_without_double)} instead of "
             f"{val(x.tie_value_without_double)}")
     removed, added = _listdiff([_multiplier_text(m) for m in x.multipliers],
                                [_multiplier_text(m) for m in y.multipliers])
@@ -386,7 +386,7 @@ def _scoring_changes(a: Ruleset, b: Ruleset) -> list[Change]:
         add(f"new multiplier: {t}")
     if x.revoke_penalty != y.revoke_penalty:
         rp = lambda p: ("none" if p is None  # noqa: E731
-                        else f"offender {_num(p.offender)}, others +{_num(p.others)}")
+                        else f"offender {number(p.offender)}, others +{number(p.others)}")
         add(f"revoke penalty {rp(y.revoke_penalty)} instead of {rp(x.revoke_penalty)}")
     return out
 
@@ -397,9 +397,9 @@ def session_text(r: Ruleset) -> str:
         return "none (each hand stands alone)"
     if s.kind == "series":
         return (f"a series of {s.hands} hands, places score "
-                + "/".join(_num(p) for p in s.placement_points)
-                + f", {_num(s.positive_bonus)} bonus shared by players ending positive")
-    return f"a bankroll of {_num(s.start)} each, played until a player reaches 0"
+                + "/".join(number(p) for p in s.placement_points)
+                + f", {number(s.positive_bonus)} bonus shared by players ending positive")
+    return f"a bankroll of {number(s.start)} each, played until a player reaches 0"
 
 
 def _session_changes(a: Ruleset, b: Ruleset) -> list[Change]:
@@ -416,13 +416,13 @@ def _session_changes(a: Ruleset, b: Ruleset) -> list[Change]:
         add(f"series lengths offered: {_names([str(h) for h in y.hands_options])} instead of "
             f"{_names([str(h) for h in x.hands_options])}")
     if x.placement_points != y.placement_points:
-        pp = lambda s: "/".join(_num(p) for p in s.placement_points)  # noqa: E731
+        pp = lambda s: "/".join(number(p) for p in s.placement_points)  # noqa: E731
         add(f"places score {pp(y)} instead of {pp(x)}")
     if x.positive_bonus != y.positive_bonus:
-        add(f"bonus for ending positive {_num(y.positive_bonus)} instead of "
-            f"{_num(x.positive_bonus)}")
+        add(f"bonus for ending positive {number(y.positive_bonus)} instead of "
+            f"{number(x.positive_bonus)}")
     if x.start != y.start:
-        add(f"each player starts with {_num(y.start)} instead of {_num(x.start)}")
+        add(f"each player starts with {number(y.start)} instead of {number(x.start)}")
     return out
 
 
@@ -438,11 +438,11 @@ def _deck_changes(a: Ruleset, b: Ruleset) -> list[Change]:
                           f"{' '.join(_suit(s) for s in x.suits)}"))
     for rank in y.ranks:
         if rank in x.points and x.points[rank] != y.points.get(rank):
-            out.append(Change("deck", f"{rank} worth {_num(y.points[rank])} card points instead "
-                              f"of {_num(x.points[rank])}"))
+            out.append(Change("deck", f"{rank} worth {number(y.points[rank])} card points instead "
+                              f"of {number(x.points[rank])}"))
     if a.total_points() != b.total_points():
-        out.append(Change("deck", f"{_num(b.total_points())} card points in all instead of "
-                          f"{_num(a.total_points())}"))
+        out.append(Change("deck", f"{number(b.total_points())} card points in all instead of "
+                          f"{number(a.total_points())}"))
     return out
 
 

@@ -69,7 +69,7 @@ SessionHands = _int_in(1, MAX_SESSION_HANDS)
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True, frozen=True)
 
 
 # ----------------------------------------------------------------------------------- predicates
@@ -331,7 +331,8 @@ class Ruleset(_Model):
     scoring: Scoring = Scoring()
     session: Optional[Session] = None
 
-    # Derived values are cached: a loaded ruleset is treated as immutable everywhere.
+    # The model's own derived views (cards, points, bids, sha256) are memoised here: the models
+    # are frozen. Tables the engines build from a ruleset live in rules/cache.py.
     _cache: dict = PrivateAttr(default_factory=dict)
 
     def _cached(self, key: str, make):

@@ -43,7 +43,14 @@ def describe(p: Predicate | None) -> str:
     return f"not {describe(p.not_)}"
 
 
-def _num(x: float) -> str:
+def tie_name(r: Ruleset) -> str:
+    """A tie as players say it: half of the deck's card points each, "52:52" in Kop."""
+    half = number(r.total_points() / 2)
+    return f"{half}:{half}"
+
+
+def number(x: float) -> str:
+    """A number as the rules write it: 3, not 3.0."""
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
@@ -69,13 +76,14 @@ def _first_double(r: Ruleset) -> str:
 
 
 def show(r: Ruleset) -> str:
-    sections = (_header_lines, _order_lines, _play_lines, _contract_lines, _auction_lines,
-                _doubling_lines, _payout_lines, _scoring_note_lines, _session_lines)
-    return "\n".join(line for section in sections for line in section(r))
+    """The ruleset as a player reads it: deck, card orders, contracts, auction, payouts, sessions."""
+    parts = (_deck_lines, _order_lines, _contract_lines, _auction_lines, _payout_lines,
+             _session_lines)
+    return "\n".join(line for part in parts for line in part(r))
 
 
-def _header_lines(r: Ruleset) -> list[str]:
-    """The ruleset's name, source and digest, and its deck."""
+def _deck_lines(r: Ruleset) -> list[str]:
+    """Name, source, hash and the deck."""
     out: list[str] = []
     out.append(f"{r.name} — {r.description}" if r.description else r.name)
     if r.source:
@@ -85,12 +93,13 @@ def _header_lines(r: Ruleset) -> list[str]:
     out.append("")
     out.append(f"Deck: {len(r.cards())} cards, {d.players} players, "
                f"{len(r.cards()) // d.players} cards each; card points "
-               + ", ".join(f"{k}={_num(v)}" for k, v in d.points.items())
-               + f" ({_num(r.total_points())} in all); a side wins with {_num(r.win_points())}")
+               + ", ".join(f"{k}={number(v)}" for k, v in d.points.items())
+               + f" ({number(r.total_points())} in all); a side wins with {number(r.win_points())}")
     return out
 
 
 def _order_lines(r: Ruleset) -> list[str]:
+    """The card orders and the play obligations."""
     out: list[str] = []
     out.append("")
     out.append("Card orders (high to low)")
@@ -101,12 +110,6 @@ def _order_lines(r: Ruleset) -> list[str]:
         out.append(f"    trumps ({len(o.trumps)}): " + " ".join(pretty_card(c) for c in o.trumps))
         for g, cards in o.plain.items():
             out.append(f"    {SUIT_SYMBOLS.get(g, g)} plain: " + " ".join(pretty_card(c) for c in cards))
-    return out
-
-
-def _play_lines(r: Ruleset) -> list[str]:
-    """The obligations of the play, in one line."""
-    out: list[str] = []
     p = r.play
     rules = [("follow the suit led (trumps are one suit)", p.follow_suit),
              ("trump when void", p.trump_when_void),
@@ -117,6 +120,7 @@ def _play_lines(r: Ruleset) -> list[str]:
 
 
 def _contract_lines(r: Ruleset) -> list[str]:
+    """One row per contract: how it comes about, who plays it, its goal."""
     out: list[str] = []
     out.append("")
     out.append("Contracts")
@@ -138,7 +142,7 @@ def _contract_lines(r: Ruleset) -> list[str]:
         else:
             team = "alone vs 3"
         goal = "wins at once" if c.instant else ("all tricks" if c.goal == "all_tricks"
-                                                  else f"{_num(r.win_points())}+ points")
+                                                  else f"{number(r.win_points())}+ points")
         rows.append([name, how, describe(c.eligible), team, goal, c.order or "-",
                      str(r.max_doubles(name))])
     out.append(table(["contract", "how", "who", "team", "goal", "order", "max doubles"], rows))
@@ -146,6 +150,7 @@ def _contract_lines(r: Ruleset) -> list[str]:
 
 
 def _auction_lines(r: Ruleset) -> list[str]:
+    """The auction, its restrictions and doubling."""
     out: list[str] = []
     a = r.auction
     out.append("")
@@ -160,31 +165,22 @@ def _auction_lines(r: Ruleset) -> list[str]:
     out.append(f"  nobody bid: first of {', '.join(a.no_bid)} that applies")
     if a.dealt:
         out.append(f"  dealt contracts (no auction): {', '.join(a.dealt)}")
-    out += [_restriction_line(res, a.ask_call) for res in a.restrictions]
-    return out
-
-
-def _restriction_line(res, ask_call: str) -> str:
-    """One auction restriction: the calls it forbids and when."""
-    cond = []
-    if res.holding is not None:
-        cond.append("to a seat that " + describe(res.holding))
-    if res.first_call is not None:
-        cond.append("at the first call" if res.first_call else "after the first call")
-    if res.bid_in_force is not None:
-        cond.append("with a bid in force" if res.bid_in_force else "with no bid in force")
-    if res.asked is not None:
-        cond.append(f"after saying {ask_call!r}" if res.asked
-                    else f"before saying {ask_call!r}")
-    return (f"  forbidden: {', '.join(res.forbid)} — {'; '.join(cond) or 'always'}"
-            + (f"  [{res.note}]" if res.note else ""))
-
-
-def _doubling_lines(r: Ruleset) -> list[str]:
-    out: list[str] = []
+    for res in a.restrictions:
+        cond = []
+        if res.holding is not None:
+            cond.append("to a seat that " + describe(res.holding))
+        if res.first_call is not None:
+            cond.append("at the first call" if res.first_call else "after the first call")
+        if res.bid_in_force is not None:
+            cond.append("with a bid in force" if res.bid_in_force else "with no bid in force")
+        if res.asked is not None:
+            cond.append(f"after saying {a.ask_call!r}" if res.asked
+                        else f"before saying {a.ask_call!r}")
+        out.append(f"  forbidden: {', '.join(res.forbid)} — {'; '.join(cond) or 'always'}"
+                   + (f"  [{res.note}]" if res.note else ""))
     dbl = r.doubling
     if dbl.names:
-        out.append(f"Doubling: {' → '.join(dbl.names)}, each counted double ×{_num(dbl.factor)}; "
+        out.append(f"Doubling: {' → '.join(dbl.names)}, each counted double ×{number(dbl.factor)}; "
                    f"before any bid: {r.cap_without_bid()} allowed; only doubles alternating "
                    "between the sides count; a higher bid cancels them")
         out.append("  " + _first_double(r))
@@ -194,9 +190,10 @@ def _doubling_lines(r: Ruleset) -> list[str]:
 
 
 def _payout_lines(r: Ruleset) -> list[str]:
-    """The value of every hand, by contract, result, tier and doubles."""
+    """What each contract pays, tiers, ties and multipliers."""
     out: list[str] = []
-    s, dbl = r.scoring, r.doubling
+    dbl = r.doubling
+    s = r.scoring
     out.append("")
     who_pays = ("each loser pays it, each winner receives it" if s.style == "zero_sum"
                 else "each winner receives it, losers pay nothing")
@@ -216,41 +213,36 @@ def _payout_lines(r: Ruleset) -> list[str]:
                 base = price.value(tier if tier != "—" else "out") * factor
                 row = [name, result, tier]
                 for lvl in range(len(levels)):
-                    row.append(_num(base * dbl.factor ** lvl) if lvl <= cap else "x")
+                    row.append(number(base * dbl.factor ** lvl) if lvl <= cap else "x")
                 rows.append(row)
     out.append(table(["contract", "result", "tier"] + levels, rows))
-    return out
-
-
-def _scoring_note_lines(r: Ruleset) -> list[str]:
-    """How ties, losing tiers, multipliers and revokes are scored."""
-    out: list[str] = []
-    s = r.scoring
     out.append("  (result: of the old side — the declarer's side, or the holders of the team "
                "cards)")
-    out.append(f"  tiers of the losing side: schneider at most {_num(s.schneider_max_points)} "
+    out.append(f"  tiers of the losing side: schneider at most {number(s.schneider_max_points)} "
                "points with a trick, schwarz no trick")
     if s.tie == "nobody_wins":
-        out.append("  52:52: nobody wins, nothing is paid")
+        out.append(f"  {tie_name(r)}: nobody wins, nothing is paid")
     else:
         tv = ("" if s.tie_value_without_double is None
-              else f"; with no double the value is {_num(s.tie_value_without_double)}")
-        out.append("  52:52: the side of the last counted double loses; with none, the old side"
+              else f"; with no double the value is {number(s.tie_value_without_double)}")
+        out.append(f"  {tie_name(r)}: the side of the last counted double loses; with none, the "
+                   "old side"
                    f"{tv}")
     for m in s.multipliers:
         which = ", ".join(m.contracts) if m.contracts else "every contract"
-        applied = ("applied only at 52:52" if m.when == "tie"
+        applied = (f"applied only at {tie_name(r)}" if m.when == "tie"
                    else f"included in the '{'won' if m.when == 'old_side_won' else 'lost'}' rows"
                    " above")
-        out.append(f"  ×{_num(m.factor)} when {m.when.replace('_', ' ')} ({which}; {applied})"
+        out.append(f"  ×{number(m.factor)} when {m.when.replace('_', ' ')} ({which}; {applied})"
                    + (f"  [{m.note}]" if m.note else ""))
     if s.revoke_penalty:
-        out.append(f"  revoke: offender {_num(s.revoke_penalty.offender)}, "
-                   f"each other player +{_num(s.revoke_penalty.others)} (cannot happen between bots)")
+        out.append(f"  revoke: offender {number(s.revoke_penalty.offender)}, "
+                   f"each other player +{number(s.revoke_penalty.others)} (cannot happen between bots)")
     return out
 
 
 def _session_lines(r: Ruleset) -> list[str]:
+    """How hands add up to a session."""
     out: list[str] = []
     out.append("")
     ss = r.session
@@ -259,10 +251,10 @@ def _session_lines(r: Ruleset) -> list[str]:
     elif ss.kind == "series":
         opts = f" (options: {', '.join(map(str, ss.hands_options))})" if ss.hands_options else ""
         out.append(f"Session scoring: a series of {ss.hands} hands{opts}; places score "
-                   + "/".join(_num(x) for x in ss.placement_points)
+                   + "/".join(number(x) for x in ss.placement_points)
                    + " (tied places share); "
-                   + f"{_num(ss.positive_bonus)} bonus points shared by players ending positive")
+                   + f"{number(ss.positive_bonus)} bonus points shared by players ending positive")
     else:
-        out.append(f"Session scoring: a bankroll of {_num(ss.start)} each; the session ends after "
+        out.append(f"Session scoring: a bankroll of {number(ss.start)} each; the session ends after "
                    "the hand in which a player reaches 0; most wins, ties stand")
     return out
