@@ -26,7 +26,8 @@ from . import results_folder as R
 from ..bots import BotSpec
 from ..errors import InputError, Problem
 from .spec import Experiment, Variant, engine_fingerprint
-from ..engine.rng import hand_seeds_np
+from ..engine.layout import DealLayout
+from ..engine.session_rows import BankrollCarry
 
 
 # --------------------------------------------------------------------------------- one chunk
@@ -41,11 +42,9 @@ class ChunkTask:
     start: int
     stop: int
     deals: int
-    seed: int
     engine: str
     bots: list[BotSpec]
-    lineup: list[int]
-    period: int | None
+    layout: DealLayout  # the variant's deals: seeds, sessions, who sits where
     log: bool
     driver_pid: int | None = None  # loky workers watch it and exit when it is gone
 
@@ -123,22 +122,9 @@ def _play_chunk(t: ChunkTask) -> ChunkResult:
     t0 = time.perf_counter()
     v = t.variant
     rules = v.rules
-    d = np.arange(t.start, t.stop, dtype=np.int64)
-    session = None
-    if v.session == "series":
-        d = d[(d % v.stride) < v.length]  # deals past a short series' end are not played
-        session = d // v.stride
-        hand_index = d % v.stride
-    elif v.session == "bankroll":
-        hand_index = np.full(len(d), -1, np.int64)  # the scan in the main process fills these
-    else:
-        hand_index = d
-    seeds = hand_seeds_np(np.full(len(d), t.seed, np.uint64), d)
-    dealers = d % 4
-    line = np.asarray(t.lineup, np.int64)
-    rot = np.zeros(len(d), np.int64) if t.period is None else (d // t.period) % 4
-    seat_bot = np.stack([line[(s - rot) % 4] for s in range(4)], axis=1)
-    sess_list = [None] * len(d) if session is None else [int(x) for x in session]
+    d, seeds, dealers, session, hand_index, seat_bot = t.layout.deals(t.start, t.stop)
+    # a bankroll hand's session is known once the main process has scanned its chunk
+    sess_list = ([int(x) for x in session] if v.session == "series" else [None] * len(d))
     lines: list[str] = []
     if t.engine == "kernel":
         from ..engine.kernel import play_batch
@@ -169,10 +155,8 @@ def _play_chunk(t: ChunkTask) -> ChunkResult:
         if t.log:
             lines = [r.to_json() for r in recs]
     labels = [b.label for b in t.bots]
-    df = R.hands_frame(v.label, rules.name, names, labels, d, seeds,
-                       None if v.session is None else (session if session is not None
-                                                       else np.full(len(d), -1)),
-                       hand_index, seat_bot, a)
+    df = R.hands_frame(v.label, rules.name, names, labels, d, seeds, session, hand_index,
+                       seat_bot, a)
     log = ("".join(x + "\n" for x in lines)).encode("utf-8") if t.log else None
     sessions = payouts = None
     session_rows = 0
@@ -229,11 +213,10 @@ def _peak_rss_mb() -> float:
 # ------------------------------------------------------------------------ bankroll sessions
 
 NOMINAL = [f"nominal_payout_{i}" for i in range(4)]
-CARRY0 = {"open": False, "session": -1, "next_session": 0, "hands": 0, "balance": None,
-          "first_deal": -1}
+CARRY0 = BankrollCarry()  # a run's start: no session yet
 
 
-def _finish_bankroll(exp: Experiment, v: Variant, r: ChunkResult, carry: dict):
+def _finish_bankroll(exp: Experiment, v: Variant, r: ChunkResult, carry: BankrollCarry):
     """Complete a bankroll chunk in deal order: session and hand index per hand, the sessions
     that ended in it, its log lines; the carry (open session) is stored with the chunk.
     Returns (hands, sessions, session rows, log, hand rows, carry)."""
@@ -269,7 +252,7 @@ def _finish_bankroll(exp: Experiment, v: Variant, r: ChunkResult, carry: dict):
             scan.carry)
 
 
-def _carry_from_files(out: Path, v: Variant, k: int) -> dict:
+def _carry_from_files(out: Path, v: Variant, k: int) -> BankrollCarry:
     """The bankroll state after chunk k-1, from the hands already written (chunks 0..k-1 are
     whole): the last session's hands are walked again, exactly as the run walked them."""
     import polars as pl
@@ -290,9 +273,9 @@ def _carry_from_files(out: Path, v: Variant, k: int) -> dict:
         if len(part) < len(df):
             break  # the chunk also holds the session before: the last session starts here
     if last is None:
-        return dict(CARRY0)
+        return CARRY0
     rows = pl.concat(parts).sort("deal_id")
-    start = {**CARRY0, "next_session": int(last)}
+    start = BankrollCarry(next_session=int(last))
     pay = rows.select(NOMINAL).to_numpy()  # the walk prices hands as the run did: nominally
     return bankroll_scan(v.rules.session, start, rows["deal_id"].to_numpy(), pay,
                          final=False).carry
@@ -384,7 +367,7 @@ def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
     K = exp.chunks
     by_label = {v.label: v for v in exp.variants}
     done = _verified_chunks(exp, out, log)
-    carry: dict[str, dict] = {}
+    carry: dict[str, BankrollCarry] = {}
     next_k: dict[str, int] = {}
     for v in exp.variants:
         if v.session == "bankroll":
@@ -404,7 +387,7 @@ def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
     def tasks():
         for k, v in todo():
             yield ChunkTask(v, k, k * exp.chunk, min(exp.deals, (k + 1) * exp.chunk), exp.deals,
-                            exp.seed, exp.engine, exp.bots, exp.lineup, exp.period, log,
+                            exp.engine, exp.bots, exp.layout(v), log,
                             os.getpid() if backend == "loky" else None)
 
     bar = _progress_bar(progress, total, total - deals_todo, exp.name)

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import results_folder as R
 from ..bots import BotSpec, bot_spec
+from ..engine.layout import DealLayout, series_stride
 from ..errors import InputError, Problem, dotted
 from ..rules.load import load_raw, merge_tables, read_toml, ruleset_from_dict
 from ..rules.model import Ruleset
@@ -147,12 +148,14 @@ class Experiment:
     def labels(self) -> list[str]:
         return [b.label for b in self.bots]
 
+    def layout(self, v: Variant) -> DealLayout:
+        """How variant v's hands lie on deal ids."""
+        return DealLayout(self.seed, v.session, v.length, tuple(self.lineup), self.period)
+
     def seat_bots(self, deal_ids: np.ndarray) -> np.ndarray:
-        """[n, 4] indices into `bots`: who sits where at each deal."""
-        line = np.asarray(self.lineup, np.int64)
-        d = np.asarray(deal_ids, np.int64)
-        rot = np.zeros(len(d), np.int64) if self.period is None else (d // self.period) % 4
-        return np.stack([line[(s - rot) % 4] for s in range(4)], axis=1)
+        """[n, 4] indices into `bots`: who sits where at each deal (the same in every
+        variant)."""
+        return self.layout(self.variants[0]).seat_bots(deal_ids)
 
     def bots_at(self, deal_id: int) -> list[str]:
         row = self.seat_bots(np.array([deal_id]))[0]
@@ -411,7 +414,7 @@ def _load_variant(spec: VariantFile, i: int, src: str, base: Path, sessions: boo
         v.session = rules.session.kind
         if v.session == "series":
             v.length = rules.session.hands
-            v.stride = math.ceil(v.length / 4) * 4
+            v.stride = series_stride(v.length)
     return v
 
 

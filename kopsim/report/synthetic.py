@@ -143,7 +143,6 @@ def write_results(out: str | Path, variants: list[tuple[str, Ruleset]], hands: i
         cr = compile_rules(rules)
         hdir = out / "hands" / label
         hdir.mkdir(parents=True, exist_ok=True)
-        start = 0
         state: dict = {}
         srows: list[dict] = []
         pending: list[pl.DataFrame] = []
@@ -157,12 +156,9 @@ def write_results(out: str | Path, variants: list[tuple[str, Ruleset]], hands: i
                 pending.clear()
 
         for ch in iter_run(cr, seed, hands, chunk):
-            n = len(ch.result)
-            pending.append(batch_frame(ch.result, label, np.arange(start, start + n),
-                                       ch.session, bots))
+            pending.append(batch_frame(ch.result, label, ch.deal_id, ch.session, bots))
             if ch.session is not None:
                 _sessions_of(rules, label, ch, bots, state, srows)
-            start += n
             if sum(len(p) for p in pending) >= chunk:
                 flush()
         flush()
