@@ -346,33 +346,48 @@ def make_out_folder(out: Path) -> None:
                                   f"{e.strerror or e}")])
 
 
-def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
-                scheduler: str | None, log: bool, progress: bool | None,
-                on_chunk: Callable[[ChunkResult], None] | None) -> RunSummary:
-    from .parallel import run_tasks
-
+def _open_manifest(exp: Experiment, out: Path, log: bool) -> dict:
+    """This run's manifest: the folder's, when it holds the same run (else refused), or a new
+    one written to an empty folder."""
     manifest = exp.manifest(log)
     old = R.read_manifest(out)
     if old is not None:
         _check_resumable(old, manifest, out)
         manifest["created"] = old.get("created")
-    else:
-        if any(p.name != R.LOCK for p in out.iterdir()):
-            raise InputError([Problem(str(out), "", "the folder is not empty and holds no "
-                                      f"{R.MANIFEST}: choose another --out")])
-        manifest["created"] = _now()
-        R.write_manifest(out, manifest)
-    R.remove_temporaries(out)
+        return manifest
+    if any(p.name != R.LOCK for p in out.iterdir()):
+        raise InputError([Problem(str(out), "", "the folder is not empty and holds no "
+                                  f"{R.MANIFEST}: choose another --out")])
+    manifest["created"] = _now()
+    R.write_manifest(out, manifest)
+    return manifest
 
-    K = exp.chunks
-    by_label = {v.label: v for v in exp.variants}
-    done = _verified_chunks(exp, out, log)
+
+def _bankroll_resume(exp: Experiment, out: Path, done: dict[str, set[int]]
+                     ) -> tuple[dict[str, BankrollCarry], dict[str, int]]:
+    """For each bankroll variant: the carry after its finished chunks, and the next chunk to
+    write (its sessions run on across chunks, so they are written in order)."""
     carry: dict[str, BankrollCarry] = {}
     next_k: dict[str, int] = {}
     for v in exp.variants:
         if v.session == "bankroll":
             next_k[v.label] = len(done[v.label])  # _verified_chunks keeps a prefix
             carry[v.label] = _carry_from_files(out, v, next_k[v.label])
+    return carry, next_k
+
+
+def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
+                scheduler: str | None, log: bool, progress: bool | None,
+                on_chunk: Callable[[ChunkResult], None] | None) -> RunSummary:
+    from .parallel import run_tasks
+
+    manifest = _open_manifest(exp, out, log)
+    R.remove_temporaries(out)
+
+    K = exp.chunks
+    by_label = {v.label: v for v in exp.variants}
+    done = _verified_chunks(exp, out, log)
+    carry, next_k = _bankroll_resume(exp, out, done)
     before = sum(len(s) for s in done.values())
     deals_before = sum(_chunk_deals(exp, k) for s in done.values() for k in s)
     total = exp.deals * len(exp.variants)
@@ -392,8 +407,7 @@ def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
 
     bar = _progress_bar(progress, total, total - deals_todo, exp.name)
     buffered: dict[str, dict[int, ChunkResult]] = {v.label: {} for v in exp.variants}
-    played = deals = 0
-    written = 0
+    played = deals = written = 0
     worker_rss = 0.0
     pids = set()
     in_flight: dict[tuple[str, int], ChunkTask] = {}
@@ -413,15 +427,9 @@ def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
         else:
             hands, sessions, session_rows, logb, rows = (r.hands, r.sessions, r.session_rows,
                                                          r.log, r.rows)
-        records = []
-        for path, data, n in ((R.log_path(out, v.label, r.k), logb, None),
-                              (R.sessions_path(out, v.label, r.k), sessions, session_rows),
-                              (R.hands_path(out, v.label, r.k), hands, rows)):
-            if data is not None:
-                R.write_atomic(path, data)
-                records.append(R.file_record(out, path, data,
-                                             data.count(b"\n") if n is None else n))
-        R.append_index(out, R.index_line(v.label, r.k, records))  # last: the chunk is done
+        _write_chunk_files(out, v.label, r.k, [(R.log_path, logb, None),
+                                                (R.sessions_path, sessions, session_rows),
+                                                (R.hands_path, hands, rows)])
         played += 1
         deals += r.stop - r.start
         written += rows
@@ -488,6 +496,18 @@ def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
     manifest["updated"] = _now()
     R.write_manifest(out, manifest)
     return summary
+
+
+def _write_chunk_files(out: Path, label: str, k: int, files: list) -> None:
+    """Write a chunk's files [(path of, data or None, rows or None: lines)] atomically, then
+    its line in the chunk index: only then is the chunk done."""
+    records = []
+    for path_of, data, n in files:
+        if data is not None:
+            path = path_of(out, label, k)
+            R.write_atomic(path, data)
+            records.append(R.file_record(out, path, data, data.count(b"\n") if n is None else n))
+    R.append_index(out, R.index_line(label, k, records))
 
 
 def _chunk_deals(exp: Experiment, k: int) -> int:
