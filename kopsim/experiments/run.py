@@ -5,7 +5,7 @@ Python, by the reference engine. Chunks run on joblib (loky processes, or Dask);
 writes each finished chunk atomically and indexes it (results_folder.py), completes bankroll
 sessions in deal order, and on a rerun plays only the chunks that are missing or fail their
 check against the chunk index. One run at a time holds the results folder (a lock). The layout
-of hands on deal ids is explained in kopsim/experiments/spec.py.
+of hands on deal ids is stated in kopsim/engine/layout.py.
 """
 
 from __future__ import annotations
@@ -218,7 +218,8 @@ CARRY0 = BankrollCarry()  # a run's start: no session yet
 
 def _finish_bankroll(exp: Experiment, v: Variant, r: ChunkResult, carry: BankrollCarry):
     """Complete a bankroll chunk in deal order: session and hand index per hand, the sessions
-    that ended in it, its log lines; the carry (open session) is stored with the chunk.
+    that ended in it, its log lines, and the carry the next chunk starts from (on a resume it
+    is walked again from the hands written: _carry_from_files).
     Returns (hands, sessions, session rows, log, hand rows, carry)."""
     import polars as pl
 
