@@ -54,6 +54,9 @@ class Deals(NamedTuple):
 
 @dataclass(frozen=True)
 class DealLayout:
+    """How the hands of a run (one variant of an experiment, a simulate run, a duel) lie on
+    deal ids."""
+
     run_seed: int
     session: str | None = None  # None, "series" or "bankroll"
     length: int | None = None  # series: hands per session
@@ -85,12 +88,13 @@ class DealLayout:
         return self.of(g)
 
     def of(self, deal_ids: np.ndarray) -> Deals:
+        """The given deals, laid out."""
         d = np.asarray(deal_ids, np.int64)
         if self.session == "series":
             stride = series_stride(self.length)
             session, hand_index = d // stride, d % stride
         elif self.session == "bankroll":
-            session = hand_index = np.full(len(d), NO_SESSION, np.int64)
+            session, hand_index = (np.full(len(d), NO_SESSION, np.int64) for _ in range(2))
         else:
             session, hand_index = None, d
         return Deals(d, deal_seeds(self.run_seed, d), d % 4, session, hand_index,
