@@ -101,7 +101,7 @@ def _deals_of(sessions):
 @pytest.mark.parametrize("cuts", [[], [1], [2, 5, 6], list(range(1, 13))])
 def test_the_compiled_scan_of_kopsim_run_pays_the_same(cuts):
     ids, prices, rows = _deals_of(SESSIONS)
-    carry, got = dict(CARRY0), []
+    carry, got = CARRY0, []
     bounds = [0, *cuts, len(ids)]
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         scan = bankroll_scan(SPEC, carry, ids[lo:hi], prices[lo:hi], final=hi == len(ids))
@@ -129,7 +129,7 @@ hand_price = st.builds(_price, st.integers(0, 2), st.integers(0, 3), st.integers
 def test_no_seat_pays_more_than_it_holds_and_the_bankroll_follows(start, prices):
     spec = SPEC.model_copy(update={"start": float(start)})
     ids = np.arange(len(prices))
-    scan = bankroll_scan(spec, dict(CARRY0), ids, np.array(prices), final=True)
+    scan = bankroll_scan(spec, CARRY0, ids, np.array(prices), final=True)
     bank, held = BankrollSession.start(spec), [float(start)] * 4
     for j, i in enumerate(scan.keep):
         if bank.over:

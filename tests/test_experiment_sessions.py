@@ -11,12 +11,12 @@ from kopsim.engine.kernel import play_batch
 from kopsim.rules.load import load_ruleset
 from kopsim.engine.layout import hand_seeds
 from kopsim.engine.sessions import BankrollSession, bankroll_step, series_points
-from kopsim.engine.session_rows import _bankroll_step, bankroll_scan, series_place_points
+from kopsim.engine.session_rows import (BankrollCarry, _bankroll_step, bankroll_scan,
+                                         series_place_points)
 
 SERIES = load_ruleset("kop-sportowy").session
 BANK = load_ruleset("kop-victory-cards").session
-CARRY0 = {"open": False, "session": -1, "next_session": 0, "hands": 0, "balance": None,
-          "first_deal": -1}
+CARRY0 = BankrollCarry()
 
 payout = st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 7.5, 10.0, 16.0, 1 / 3])
 
@@ -54,7 +54,7 @@ def test_bankroll_scan_matches_bankroll_sessions_across_chunk_splits():
     deals, pay = np.arange(5000), res.payouts
 
     def whole(splits):
-        carry, rows, ends = dict(CARRY0), [], []
+        carry, rows, ends = CARRY0, [], []
         for lo, hi in zip(splits[:-1], splits[1:]):
             scan = bankroll_scan(BANK, carry, deals[lo:hi], pay[lo:hi], final=hi == 5000)
             carry, ended = scan.carry, scan.ended
@@ -94,7 +94,7 @@ def test_resume_state_is_rebuilt_from_the_written_hands(tmp_path):
     run_experiment(exp, tmp_path, jobs=1)
     res = play_batch(load_ruleset("kop-victory-cards"), hand_seeds(4, 0, 2000),
                      np.arange(2000) % 4)
-    carry = dict(CARRY0)
+    carry = CARRY0
     for k in range(exp.chunks):
         assert _carry_from_files(tmp_path, exp.variants[0], k) == carry, k
         lo, hi = 8 * k, 8 * k + 8

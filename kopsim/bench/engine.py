@@ -104,8 +104,8 @@ def measure_run(ruleset: str, lineup: str, jobs: int, deals: int, seed: int = 1)
     warm = experiment_from_dict({"deals": 64 * jobs, "seed": seed, "bots": lineup,
                                  "variants": [ruleset], "chunk": 64})
     v = warm.variants[0]
-    tasks = [ChunkTask(v, k, 64 * k, 64 * (k + 1), warm.deals, seed, warm.engine, warm.bots,
-                       warm.lineup, None, False) for k in range(jobs)]
+    tasks = [ChunkTask(v, k, 64 * k, 64 * (k + 1), warm.deals, warm.engine, warm.bots,
+                       warm.layout(v), False) for k in range(jobs)]
     for _ in run_tasks(play_chunk, tasks, jobs=jobs):  # start the workers, load the kernel
         pass
     with tempfile.TemporaryDirectory(prefix="kopsim-bench-") as tmp:

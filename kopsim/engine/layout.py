@@ -1,77 +1,155 @@
-"""A run of hands for `kopsim simulate`, laid out on deal ids exactly as `kopsim run` lays them
-out (kopsim/experiments/spec.py, kopsim/experiments/run.py), so the same ruleset and seed deal the same hands in both.
+"""The layout of deals, stated once: which deal ids a run plays, and for each its seed, dealer,
+session, hand index in the session and seat line-up. `kopsim run`, `kopsim simulate`, `kopsim
+duel` and the test fixtures all take their deals from here, so the same ruleset and seed deal the
+same hands in every one of them.
 
-Deal d has seed `hand_seed(seed, d)` and dealer `d % 4`. Sessions start on deal ids that are
+Deal d has seed `hand_seed(run_seed, d)` and dealer `d % 4`. Sessions start on deal ids that are
 multiples of 4 (their hand i is dealt by seat i % 4): a series of L hands takes deals
-[s*L', s*L' + L) with L' = L rounded up to a multiple of 4; a bankroll session runs until a
-player is out and the next starts at the next multiple of 4.
+[s*L', s*L' + L) with L' = L rounded up to a multiple of 4 (`series_stride`); a bankroll session
+runs until a player is out and the next starts at the next multiple of 4, so its session and hand
+index are known only once play has been scanned (`bankroll_run`). The line-up turns one seat
+clockwise every `period` deals (None: it stays put).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 import numpy as np
 
-from .kernel import BatchResult, play_batch, take
-from ..rules.compile import CompiledRules
 from .rng import hand_seeds_np
+
+if TYPE_CHECKING:  # the compiled kernel loads only when hands are played
+    from .kernel import BatchResult
+    from ..rules.compile import CompiledRules
+
+NO_SESSION = -1  # the session and hand index of a bankroll deal before the scan places it
 
 
 def hand_seeds(run_seed: int, start: int, count: int) -> np.ndarray:
-    return hand_seeds_np(np.full(count, run_seed, np.uint64),
-                         np.arange(start, start + count, dtype=np.uint64))
+    """The seeds of deals start .. start + count - 1."""
+    return deal_seeds(run_seed, np.arange(start, start + count, dtype=np.uint64))
 
 
 def deal_seeds(run_seed: int, deal_ids: np.ndarray) -> np.ndarray:
     return hand_seeds_np(np.full(len(deal_ids), run_seed, np.uint64), deal_ids)
 
 
+def series_stride(length: int) -> int:
+    """Deals per series slot: its length rounded up to a multiple of 4."""
+    return -(-length // 4) * 4
+
+
+class Deals(NamedTuple):
+    """Deals of a run, one entry per deal, in deal order."""
+
+    deal_id: np.ndarray  # int64
+    seed: np.ndarray  # int64
+    dealer: np.ndarray  # int64
+    session: np.ndarray | None  # int64; None: no sessions. Bankroll: NO_SESSION until scanned
+    hand_index: np.ndarray  # int64: in the session, else in the run. Bankroll: NO_SESSION
+    seat_bot: np.ndarray  # [n, 4] int64: index of the bot in each seat
+
+
+@dataclass(frozen=True)
+class DealLayout:
+    """How the hands of a run (one variant of an experiment, a simulate run, a duel) lie on
+    deal ids."""
+
+    run_seed: int
+    session: str | None = None  # None, "series" or "bankroll"
+    length: int | None = None  # series: hands per session
+    lineup: tuple[int, ...] = (0, 0, 0, 0)  # seat -> bot, before rotation
+    period: int | None = None  # deals between rotations of the line-up; None: fixed
+
+    def seat_bots(self, deal_ids: np.ndarray) -> np.ndarray:
+        """[n, 4] indices of the bots: who sits where at each deal."""
+        line = np.asarray(self.lineup, np.int64)
+        d = np.asarray(deal_ids, np.int64)
+        rot = np.zeros(len(d), np.int64) if self.period is None else (d // self.period) % 4
+        return np.stack([line[(s - rot) % 4] for s in range(4)], axis=1)
+
+    def deals(self, start: int, stop: int) -> Deals:
+        """The deals with ids in [start, stop) that the run plays (a series skips the deals
+        between its end and the next slot)."""
+        d = np.arange(start, stop, dtype=np.int64)
+        if self.session == "series":
+            d = d[(d % series_stride(self.length)) < self.length]
+        return self.of(d)
+
+    def hands(self, first: int, count: int) -> Deals:
+        """Hands first .. first + count - 1 of the run, counted in play order (not bankroll:
+        where its hands lie shows only in play)."""
+        assert self.session != "bankroll"
+        g = np.arange(first, first + count, dtype=np.int64)
+        if self.session == "series":
+            g = (g // self.length) * series_stride(self.length) + g % self.length
+        return self.of(g)
+
+    def of(self, deal_ids: np.ndarray) -> Deals:
+        """The given deals, laid out."""
+        d = np.asarray(deal_ids, np.int64)
+        if self.session == "series":
+            stride = series_stride(self.length)
+            session, hand_index = d // stride, d % stride
+        elif self.session == "bankroll":
+            session, hand_index = (np.full(len(d), NO_SESSION, np.int64) for _ in range(2))
+        else:
+            session, hand_index = None, d
+        return Deals(d, deal_seeds(self.run_seed, d), d % 4, session, hand_index,
+                     self.seat_bots(d))
+
+
+def ruleset_layout(cr: CompiledRules, run_seed: int) -> DealLayout:
+    """A ruleset's own sessions, every seat one bot (`kopsim simulate`, fixtures)."""
+    spec = cr.rules.session
+    if spec is None:
+        return DealLayout(run_seed)
+    return DealLayout(run_seed, spec.kind, spec.hands if spec.kind == "series" else None)
+
+
 @dataclass
 class Chunk:
     result: BatchResult  # its hand_index is the index in the run, or in the session
+    deal_id: np.ndarray
     session: np.ndarray | None  # session of each hand (None: the ruleset has no sessions)
     # bankroll sessions: result.payouts is what moved; these are the rules' price of each hand
-    # and the cards each seat held before it
+    # and the cards each seat held before it, and the sessions that ended on these hands
     nominal_payouts: np.ndarray | None = None
     bankroll: np.ndarray | None = None
+    ended: dict | None = None
 
 
 def iter_run(cr: CompiledRules, run_seed: int, n_hands: int, chunk: int = 65536) -> Iterator[Chunk]:
-    """The first n_hands hands of a run, chunk by chunk, in order."""
-    spec = cr.rules.session
-    if spec is None:
-        for start in range(0, n_hands, chunk):
-            count = min(chunk, n_hands - start)
-            d = np.arange(start, start + count, dtype=np.int64)
-            yield Chunk(play_batch(cr, deal_seeds(run_seed, d), d % 4, d), None)
-    elif spec.kind == "series":
-        length = spec.hands
-        stride = -(-length // 4) * 4
-        for start in range(0, n_hands, chunk):
-            g = np.arange(start, min(n_hands, start + chunk), dtype=np.int64)
-            sess, idx = g // length, g % length
-            d = sess * stride + idx
-            yield Chunk(play_batch(cr, deal_seeds(run_seed, d), d % 4, idx), sess)
-    else:
-        yield from _bankroll_run(cr, run_seed, n_hands, chunk)
+    """The first n_hands hands of a run of the ruleset's own sessions, chunk by chunk, in
+    order."""
+    from .kernel import play_batch
+
+    layout = ruleset_layout(cr, run_seed)
+    if layout.session == "bankroll":
+        yield from bankroll_run(cr, layout, n_hands, chunk)
+        return
+    for first in range(0, n_hands, chunk):
+        deals = layout.hands(first, min(chunk, n_hands - first))
+        res = play_batch(cr, deals.seed, deals.dealer, deals.hand_index)
+        yield Chunk(res, deals.deal_id, deals.session)
 
 
-def _bankroll_run(cr: CompiledRules, run_seed: int, n_hands: int, chunk: int) -> Iterator[Chunk]:
+def bankroll_run(cr: CompiledRules, layout: DealLayout, n_hands: int,
+                 chunk: int) -> Iterator[Chunk]:
     """Sessions end when a player is out, which only play reveals: play deals in order and let
     the bankroll scan keep the hands of each session."""
-    from ..experiments.run import CARRY0
-    from .session_rows import bankroll_scan
+    from .kernel import play_batch, take
+    from .session_rows import BankrollCarry, bankroll_scan, ended_before
 
-    spec = cr.rules.session
-    carry = dict(CARRY0)
+    carry = BankrollCarry()
     produced, cursor = 0, 0
     while produced < n_hands:
-        d = np.arange(cursor, cursor + chunk, dtype=np.int64)
+        deals = layout.deals(cursor, cursor + chunk)
         cursor += chunk
-        res = play_batch(cr, deal_seeds(run_seed, d), d % 4, d)
-        scan = bankroll_scan(spec, carry, d, res.payouts, final=False)
+        res = play_batch(cr, deals.seed, deals.dealer, deals.deal_id)
+        scan = bankroll_scan(cr.rules.session, carry, deals.deal_id, res.payouts, final=False)
         carry = scan.carry
         n = min(len(scan.keep), n_hands - produced)
         if n == 0:
@@ -80,5 +158,5 @@ def _bankroll_run(cr: CompiledRules, run_seed: int, n_hands: int, chunk: int) ->
         part.hand_index = scan.hand_index[:n].astype(np.int64)
         part.payouts = scan.paid[:n]
         produced += n
-        yield Chunk(part, scan.session[:n].astype(np.int64), res.payouts[scan.keep[:n]],
-                    scan.held[:n])
+        yield Chunk(part, deals.deal_id[scan.keep[:n]], scan.session[:n].astype(np.int64),
+                    res.payouts[scan.keep[:n]], scan.held[:n], ended_before(scan, n))

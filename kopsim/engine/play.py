@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from ..bots import BotSpec, bot_spec
 from .reference import Deal, State
-from ..records.format import HandRecord, record_from_state
-from .rng import hand_seed
 from ..rules.model import Ruleset
 
 _RANDOM = None
@@ -31,13 +29,3 @@ def play_random_hand(rules: Ruleset, seed: int, dealer: int) -> State:
         _RANDOM = bot_spec("random")
     return play_hand(rules, seed, dealer, [_RANDOM] * 4)
 
-
-def random_records(rules: Ruleset, run_seed: int, start: int, count: int) -> list[HandRecord]:
-    """Hands start..start+count of a run, each with its own seed; hand i is dealt by seat i % 4."""
-    sha = rules.sha256()
-    out = []
-    for i in range(start, start + count):
-        seed = hand_seed(run_seed, i)
-        st = play_random_hand(rules, seed, i % 4)
-        out.append(record_from_state(st, seed, i, sha256=sha))
-    return out

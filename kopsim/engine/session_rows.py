@@ -7,6 +7,7 @@ operations in the same order. tests/test_experiment_sessions.py holds them to it
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -140,6 +141,32 @@ def _scan(deal_ids, pay, start, bal, st, keep, sess, hidx, held, paid, e_sess, e
     return nk, ne
 
 
+@dataclass(frozen=True)
+class BankrollCarry:
+    """Where the bankroll sessions stand between two chunks of deals: whether a session is
+    open, its number, the number the next one gets, its hands so far, the balances (while
+    open) and its first deal. The default is a run's start: no session yet."""
+
+    open: bool = False
+    session: int = -1
+    next_session: int = 0
+    hands: int = 0
+    balance: tuple[float, float, float, float] | None = None
+    first_deal: int = -1
+
+    def state(self) -> tuple[np.ndarray, np.ndarray]:
+        """The scan's registers: [open, session, next session, hands, first deal], balances."""
+        st = np.array([int(self.open), self.session, self.next_session, self.hands,
+                       self.first_deal], np.int64)
+        return st, np.array(self.balance if self.open else [0.0] * 4, np.float64)
+
+    @classmethod
+    def from_state(cls, st: np.ndarray, bal: np.ndarray) -> "BankrollCarry":
+        is_open = bool(st[0])
+        return cls(is_open, int(st[1]), int(st[2]), int(st[3]),
+                   tuple(float(x) for x in bal) if is_open else None, int(st[4]))
+
+
 class BankrollScan(NamedTuple):
     """The kept hands of a chunk (positions into it) with their session, hand index, the cards
     each seat held before the hand and what each seat actually gained or paid on it (a loser who
@@ -152,21 +179,16 @@ class BankrollScan(NamedTuple):
     held: np.ndarray
     paid: np.ndarray
     ended: dict
-    carry: dict
+    carry: BankrollCarry
 
 
-def bankroll_scan(spec: Session, carry: dict, deal_ids: np.ndarray, payouts: np.ndarray,
+def bankroll_scan(spec: Session, carry: BankrollCarry, deal_ids: np.ndarray, payouts: np.ndarray,
                   final: bool) -> BankrollScan:
     """One chunk's deals, in order, through the victory-card sessions, given each deal's nominal
-    payouts (what the rules price the hand at).
-
-    carry: {"open", "session", "next_session", "hands", "balance", "first_deal"} at the chunk's
-    start (JSON-able: it is stored with the chunk). With final=True a session still open is ended
-    as incomplete."""
+    payouts (what the rules price the hand at), from `carry` at the chunk's start. With
+    final=True a session still open is ended as incomplete."""
     n = len(deal_ids)
-    st = np.array([1 if carry["open"] else 0, carry["session"], carry["next_session"],
-                   carry["hands"], carry["first_deal"]], np.int64)
-    bal = np.array(carry["balance"] if carry["open"] else [0.0] * 4, np.float64)
+    st, bal = carry.state()
     keep = np.empty(n, np.int64)
     sess = np.empty(n, np.int64)
     hidx = np.empty(n, np.int64)
@@ -187,7 +209,12 @@ def bankroll_scan(spec: Session, carry: dict, deal_ids: np.ndarray, payouts: np.
         complete = np.r_[complete, False]
     ended = {"session": e_sess[:ne], "hands": e_hands[:ne], "balance": e_bal[:ne],
              "complete": complete, "first_deal": e_first[:ne]}
-    out = {"open": bool(st[0]), "session": int(st[1]), "next_session": int(st[2]),
-           "hands": int(st[3]), "balance": [float(x) for x in bal] if st[0] else None,
-           "first_deal": int(st[4])}
-    return BankrollScan(keep[:nk], sess[:nk], hidx[:nk], held[:nk], paid[:nk], ended, out)
+    return BankrollScan(keep[:nk], sess[:nk], hidx[:nk], held[:nk], paid[:nk], ended,
+                        BankrollCarry.from_state(st, bal))
+
+
+def ended_before(scan: BankrollScan, n: int) -> dict:
+    """The sessions of `scan.ended` whose last hand is among the first n kept hands."""
+    last = np.searchsorted(scan.session, scan.ended["session"], side="right") - 1
+    inside = last < n
+    return {key: value[inside] for key, value in scan.ended.items()}

@@ -12,9 +12,9 @@ from ..rules.compile import compile_rules
 from ..errors import InputError, Problem
 from ..records.format import HandRecord
 from ..rules.load import BUNDLED_DIR, resolve_path
-from ..rules.model import Ruleset
-from .layout import iter_run
-from .sessions import BankrollSession, series_points
+from ..rules.model import Ruleset, Session
+from .layout import Chunk, iter_run
+from .sessions import series_points
 from ..terminal import compile_notice, progress_bar
 
 
@@ -87,57 +87,19 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
     log = _open_log(log_path) if log_path else None
     compile_notice(_play_batch, force=progress)
     bar = progress_bar(hands, rules.name, force=progress)
-    spec = rules.session
-    cur_session, cur_totals, cur_len = -1, np.zeros(4), 0
-    bank: BankrollSession | None = None
-
-    def close_session(complete: bool) -> None:
-        if not complete or cur_session < 0:
-            return
-        out.sessions_done += 1
-        out.session_lengths.append(cur_len)
-        if spec.kind == "series":
-            out.session_points += np.array(series_points(list(cur_totals), spec))
-        else:
-            for w in bank.winners():
-                out.session_wins[w] += 1
-
+    series = SeriesTally(rules.session) if rules.session and rules.session.kind == "series" \
+        else None
     t0 = time.perf_counter()
     try:
         for ch in iter_run(cr, seed, hands, chunk):
-            res = ch.result
-            out.hands += len(res)
-            bar.update(len(res))
-            names = cr.contract_names
-            counts = np.bincount(res.contract, minlength=len(names))
-            wins = np.bincount(res.contract[res.winner == 0], minlength=len(names))
-            for k, name in enumerate(names):
-                out.contract_counts[name] = out.contract_counts.get(name, 0) + int(counts[k])
-                out.old_wins[name] = out.old_wins.get(name, 0) + int(wins[k])
-            out.pay_sum += res.payouts.sum(axis=0)
-            out.pay_sq += (res.payouts ** 2).sum(axis=0)
-            if ch.session is not None:
-                for i in range(len(res)):
-                    s = int(ch.session[i])
-                    if s != cur_session:
-                        close_session(ch_done_session(spec, cur_len, bank))
-                        cur_session, cur_totals, cur_len = s, np.zeros(4), 0
-                        bank = BankrollSession.start(spec) if spec.kind == "bankroll" else None
-                    cur_totals += res.payouts[i]
-                    cur_len += 1
-                    if bank is not None:
-                        bank.play([float(x) for x in ch.nominal_payouts[i]])
+            bar.update(len(ch.result))
+            _count_hands(out, ch.result)
+            if series is not None:
+                series.add(out, ch.session, ch.result.payouts)
+            if ch.ended is not None:
+                _count_bankroll_sessions(out, ch.ended)
             if log is not None:
-                for i in range(len(res)):
-                    rec: HandRecord = res.record(i, None if ch.session is None
-                                                 else int(ch.session[i]))
-                    rec.ruleset_file = ruleset_file
-                    if ch.bankroll is not None:
-                        rec.nominal_payouts = [float(x) for x in ch.nominal_payouts[i]]
-                        rec.bankroll = [float(x) for x in ch.bankroll[i]]
-                    log.write(rec.to_json())
-                    log.write("\n")
-        close_session(ch_done_session(spec, cur_len, bank))
+                _write_log(log, ch, ruleset_file)
     finally:
         bar.close()
         if log is not None:
@@ -146,10 +108,55 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
     return out
 
 
-def ch_done_session(spec, length: int, bank: BankrollSession | None) -> bool:
-    """Is the last session of a run complete (not cut short by the hand count)?"""
-    if spec is None or length == 0:
-        return False
-    if spec.kind == "series":
-        return length == spec.hands
-    return bank is not None and bank.over
+def _count_hands(out: Summary, res) -> None:
+    out.hands += len(res)
+    names = res.compiled.contract_names
+    counts = np.bincount(res.contract, minlength=len(names))
+    wins = np.bincount(res.contract[res.winner == 0], minlength=len(names))
+    for k, name in enumerate(names):
+        out.contract_counts[name] = out.contract_counts.get(name, 0) + int(counts[k])
+        out.old_wins[name] = out.old_wins.get(name, 0) + int(wins[k])
+    out.pay_sum += res.payouts.sum(axis=0)
+    out.pay_sq += (res.payouts ** 2).sum(axis=0)
+
+
+class SeriesTally:
+    """The series in play, hand by hand: a series that reaches its length scores its placement
+    points (one cut short by the number of hands does not count)."""
+
+    def __init__(self, spec: Session):
+        self.spec = spec
+        self.session, self.totals, self.hands = -1, np.zeros(4), 0
+
+    def add(self, out: Summary, session: np.ndarray, payouts: np.ndarray) -> None:
+        for i in range(len(session)):
+            s = int(session[i])
+            if s != self.session:
+                self.session, self.totals, self.hands = s, np.zeros(4), 0
+            self.totals += payouts[i]
+            self.hands += 1
+            if self.hands == self.spec.hands:
+                out.sessions_done += 1
+                out.session_lengths.append(self.hands)
+                out.session_points += np.array(series_points(list(self.totals), self.spec))
+
+
+def _count_bankroll_sessions(out: Summary, ended: dict) -> None:
+    """The bankroll sessions the scan ended (each scored once, there): most cards wins, ties
+    stand."""
+    for hands, balance in zip(ended["hands"].tolist(), ended["balance"]):
+        out.sessions_done += 1
+        out.session_lengths.append(hands)
+        out.session_wins += balance == balance.max()
+
+
+def _write_log(log, ch: Chunk, ruleset_file: str | None) -> None:
+    res = ch.result
+    for i in range(len(res)):
+        rec: HandRecord = res.record(i, None if ch.session is None else int(ch.session[i]))
+        rec.ruleset_file = ruleset_file
+        if ch.bankroll is not None:
+            rec.nominal_payouts = [float(x) for x in ch.nominal_payouts[i]]
+            rec.bankroll = [float(x) for x in ch.bankroll[i]]
+        log.write(rec.to_json())
+        log.write("\n")

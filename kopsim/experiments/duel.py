@@ -18,7 +18,7 @@ from ..bots import BotSpec, bot_spec
 from ..errors import InputError, Problem
 from ..rules.load import tomllib
 from ..rules.model import Ruleset
-from ..engine.layout import hand_seeds
+from ..engine.layout import DealLayout, Deals
 
 SEATS_A = (0, 2)
 
@@ -79,13 +79,14 @@ def _payout_diffs(pay_ab: np.ndarray, pay_ba: np.ndarray) -> np.ndarray:
     return ((a1 - b1) + (a2 - b2)) / 2, (a1 + a2) / 2, (b1 + b2) / 2
 
 
-def _kernel_payouts(rules: Ruleset, a: BotSpec, b: BotSpec, seeds, dealers, chunk=65536):
+def _kernel_payouts(rules: Ruleset, a: BotSpec, b: BotSpec, deals: Deals, chunk=65536):
     from ..engine.kernel import _play_batch, play_batch
     from ..rules.compile import compile_rules
     from ..terminal import compile_notice
 
     cr = compile_rules(rules)
     compile_notice(_play_batch)
+    seeds, dealers, idx = deals.seed, deals.dealer, deals.hand_index
     n = len(seeds)
     out_ab = np.empty((n, 4))
     out_ba = np.empty((n, 4))
@@ -93,9 +94,8 @@ def _kernel_payouts(rules: Ruleset, a: BotSpec, b: BotSpec, seeds, dealers, chun
     ba = np.array([1, 0, 1, 0])
     for s in range(0, n, chunk):
         e = min(n, s + chunk)
-        idx = np.arange(s, e)
-        out_ab[s:e] = play_batch(cr, seeds[s:e], dealers[s:e], idx, [a, b], ab).payouts
-        out_ba[s:e] = play_batch(cr, seeds[s:e], dealers[s:e], idx, [a, b], ba).payouts
+        out_ab[s:e] = play_batch(cr, seeds[s:e], dealers[s:e], idx[s:e], [a, b], ab).payouts
+        out_ba[s:e] = play_batch(cr, seeds[s:e], dealers[s:e], idx[s:e], [a, b], ba).payouts
     return out_ab, out_ba
 
 
@@ -109,15 +109,14 @@ def _reference_deal(rules: Ruleset, a: BotSpec, b: BotSpec, seed: int, dealer: i
 
 def duel(rules: Ruleset, a: BotSpec, b: BotSpec, deals: int, seed: int, jobs: int = 1,
          progress: bool = False) -> DuelResult:
-    seeds = hand_seeds(seed, 0, deals)
-    dealers = np.arange(deals) % 4
+    dealt = DealLayout(seed).deals(0, deals)  # session scoring plays no part in a duel
     if a.kernel_kind is not None and b.kernel_kind is not None:
-        pay_ab, pay_ba = _kernel_payouts(rules, a, b, seeds, dealers)
+        pay_ab, pay_ba = _kernel_payouts(rules, a, b, dealt)
     else:
         from joblib import Parallel, delayed
 
         tasks = (delayed(_reference_deal)(rules, a, b, int(s), int(d))
-                 for s, d in zip(seeds, dealers))
+                 for s, d in zip(dealt.seed, dealt.dealer))
         results = Parallel(n_jobs=jobs, batch_size=4, verbose=5 if progress else 0)(tasks)
         pay_ab = np.array([r[0] for r in results], np.float64)
         pay_ba = np.array([r[1] for r in results], np.float64)

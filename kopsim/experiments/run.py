@@ -5,7 +5,7 @@ Python, by the reference engine. Chunks run on joblib (loky processes, or Dask);
 writes each finished chunk atomically and indexes it (results_folder.py), completes bankroll
 sessions in deal order, and on a rerun plays only the chunks that are missing or fail their
 check against the chunk index. One run at a time holds the results folder (a lock). The layout
-of hands on deal ids is explained in kopsim/experiments/spec.py.
+of hands on deal ids is stated in kopsim/engine/layout.py.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from . import results_folder as R
 from ..bots import BotSpec
 from ..errors import InputError, Problem
 from .spec import Experiment, Variant, engine_fingerprint
-from ..engine.rng import hand_seeds_np
+from ..engine.layout import DealLayout
+from ..engine.session_rows import BankrollCarry
 
 
 # --------------------------------------------------------------------------------- one chunk
@@ -41,11 +42,9 @@ class ChunkTask:
     start: int
     stop: int
     deals: int
-    seed: int
     engine: str
     bots: list[BotSpec]
-    lineup: list[int]
-    period: int | None
+    layout: DealLayout  # the variant's deals: seeds, sessions, who sits where
     log: bool
     driver_pid: int | None = None  # loky workers watch it and exit when it is gone
 
@@ -121,22 +120,9 @@ def _play_chunk(t: ChunkTask) -> ChunkResult:
     t0 = time.perf_counter()
     v = t.variant
     rules = v.rules
-    d = np.arange(t.start, t.stop, dtype=np.int64)
-    session = None
-    if v.session == "series":
-        d = d[(d % v.stride) < v.length]  # deals past a short series' end are not played
-        session = d // v.stride
-        hand_index = d % v.stride
-    elif v.session == "bankroll":
-        hand_index = np.full(len(d), -1, np.int64)  # the scan in the main process fills these
-    else:
-        hand_index = d
-    seeds = hand_seeds_np(np.full(len(d), t.seed, np.uint64), d)
-    dealers = d % 4
-    line = np.asarray(t.lineup, np.int64)
-    rot = np.zeros(len(d), np.int64) if t.period is None else (d // t.period) % 4
-    seat_bot = np.stack([line[(s - rot) % 4] for s in range(4)], axis=1)
-    sess_list = [None] * len(d) if session is None else [int(x) for x in session]
+    d, seeds, dealers, session, hand_index, seat_bot = t.layout.deals(t.start, t.stop)
+    # a bankroll hand's session is known once the main process has scanned its chunk
+    sess_list = ([int(x) for x in session] if v.session == "series" else [None] * len(d))
     lines: list[str] = []
     if t.engine == "kernel":
         from ..engine.kernel import play_batch
@@ -164,10 +150,8 @@ def _play_chunk(t: ChunkTask) -> ChunkResult:
         if t.log:
             lines = [r.to_json() for r in recs]
     labels = [b.label for b in t.bots]
-    df = R.hands_frame(v.label, rules.name, names, labels, d, seeds,
-                       None if v.session is None else (session if session is not None
-                                                       else np.full(len(d), -1)),
-                       hand_index, seat_bot, a)
+    df = R.hands_frame(v.label, rules.name, names, labels, d, seeds, session, hand_index,
+                       seat_bot, a)
     log = ("".join(x + "\n" for x in lines)).encode("utf-8") if t.log else None
     sessions = payouts = None
     session_rows = 0
@@ -224,13 +208,13 @@ def _peak_rss_mb() -> float:
 # ------------------------------------------------------------------------ bankroll sessions
 
 NOMINAL = [f"nominal_payout_{i}" for i in range(4)]
-CARRY0 = {"open": False, "session": -1, "next_session": 0, "hands": 0, "balance": None,
-          "first_deal": -1}
+CARRY0 = BankrollCarry()  # a run's start: no session yet
 
 
-def _finish_bankroll(exp: Experiment, v: Variant, r: ChunkResult, carry: dict):
+def _finish_bankroll(exp: Experiment, v: Variant, r: ChunkResult, carry: BankrollCarry):
     """Complete a bankroll chunk in deal order: session and hand index per hand, the sessions
-    that ended in it, its log lines; the carry (open session) is stored with the chunk.
+    that ended in it, its log lines, and the carry the next chunk starts from (on a resume it
+    is walked again from the hands written: _carry_from_files).
     Returns (hands, sessions, session rows, log, hand rows, carry)."""
     import polars as pl
 
@@ -264,7 +248,7 @@ def _finish_bankroll(exp: Experiment, v: Variant, r: ChunkResult, carry: dict):
             scan.carry)
 
 
-def _carry_from_files(out: Path, v: Variant, k: int) -> dict:
+def _carry_from_files(out: Path, v: Variant, k: int) -> BankrollCarry:
     """The bankroll state after chunk k-1, from the hands already written (chunks 0..k-1 are
     whole): the last session's hands are walked again, exactly as the run walked them."""
     import polars as pl
@@ -285,9 +269,9 @@ def _carry_from_files(out: Path, v: Variant, k: int) -> dict:
         if len(part) < len(df):
             break  # the chunk also holds the session before: the last session starts here
     if last is None:
-        return dict(CARRY0)
+        return CARRY0
     rows = pl.concat(parts).sort("deal_id")
-    start = {**CARRY0, "next_session": int(last)}
+    start = BankrollCarry(next_session=int(last))
     pay = rows.select(NOMINAL).to_numpy()  # the walk prices hands as the run did: nominally
     return bankroll_scan(v.rules.session, start, rows["deal_id"].to_numpy(), pay,
                          final=False).carry
@@ -358,33 +342,48 @@ def make_out_folder(out: Path) -> None:
                                   f"{e.strerror or e}")])
 
 
-def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
-                scheduler: str | None, log: bool, progress: bool | None,
-                on_chunk: Callable[[ChunkResult], None] | None) -> RunSummary:
-    from .parallel import run_tasks
-
+def _open_manifest(exp: Experiment, out: Path, log: bool) -> dict:
+    """This run's manifest: the folder's, when it holds the same run (else refused), or a new
+    one written to an empty folder."""
     manifest = exp.manifest(log)
     old = R.read_manifest(out)
     if old is not None:
         _check_resumable(old, manifest, out)
         manifest["created"] = old.get("created")
-    else:
-        if any(p.name != R.LOCK for p in out.iterdir()):
-            raise InputError([Problem(str(out), "", "the folder is not empty and holds no "
-                                      f"{R.MANIFEST}: choose another --out")])
-        manifest["created"] = _now()
-        R.write_manifest(out, manifest)
-    R.remove_temporaries(out)
+        return manifest
+    if any(p.name != R.LOCK for p in out.iterdir()):
+        raise InputError([Problem(str(out), "", "the folder is not empty and holds no "
+                                  f"{R.MANIFEST}: choose another --out")])
+    manifest["created"] = _now()
+    R.write_manifest(out, manifest)
+    return manifest
 
-    K = exp.chunks
-    by_label = {v.label: v for v in exp.variants}
-    done = _verified_chunks(exp, out, log)
-    carry: dict[str, dict] = {}
+
+def _bankroll_resume(exp: Experiment, out: Path, done: dict[str, set[int]]
+                     ) -> tuple[dict[str, BankrollCarry], dict[str, int]]:
+    """For each bankroll variant: the carry after its finished chunks, and the next chunk to
+    write (its sessions run on across chunks, so they are written in order)."""
+    carry: dict[str, BankrollCarry] = {}
     next_k: dict[str, int] = {}
     for v in exp.variants:
         if v.session == "bankroll":
             next_k[v.label] = len(done[v.label])  # _verified_chunks keeps a prefix
             carry[v.label] = _carry_from_files(out, v, next_k[v.label])
+    return carry, next_k
+
+
+def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
+                scheduler: str | None, log: bool, progress: bool | None,
+                on_chunk: Callable[[ChunkResult], None] | None) -> RunSummary:
+    from .parallel import run_tasks
+
+    manifest = _open_manifest(exp, out, log)
+    R.remove_temporaries(out)
+
+    K = exp.chunks
+    by_label = {v.label: v for v in exp.variants}
+    done = _verified_chunks(exp, out, log)
+    carry, next_k = _bankroll_resume(exp, out, done)
     before = sum(len(s) for s in done.values())
     deals_before = sum(_chunk_deals(exp, k) for s in done.values() for k in s)
     total = exp.deals * len(exp.variants)
@@ -399,13 +398,12 @@ def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
     def tasks():
         for k, v in todo():
             yield ChunkTask(v, k, k * exp.chunk, min(exp.deals, (k + 1) * exp.chunk), exp.deals,
-                            exp.seed, exp.engine, exp.bots, exp.lineup, exp.period, log,
+                            exp.engine, exp.bots, exp.layout(v), log,
                             os.getpid() if backend == "loky" else None)
 
     bar = _progress_bar(progress, total, total - deals_todo, exp.name)
     buffered: dict[str, dict[int, ChunkResult]] = {v.label: {} for v in exp.variants}
-    played = deals = 0
-    written = 0
+    played = deals = written = 0
     worker_rss = 0.0
     pids = set()
     in_flight: dict[tuple[str, int], ChunkTask] = {}
@@ -425,15 +423,9 @@ def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
         else:
             hands, sessions, session_rows, logb, rows = (r.hands, r.sessions, r.session_rows,
                                                          r.log, r.rows)
-        records = []
-        for path, data, n in ((R.log_path(out, v.label, r.k), logb, None),
-                              (R.sessions_path(out, v.label, r.k), sessions, session_rows),
-                              (R.hands_path(out, v.label, r.k), hands, rows)):
-            if data is not None:
-                R.write_atomic(path, data)
-                records.append(R.file_record(out, path, data,
-                                             data.count(b"\n") if n is None else n))
-        R.append_index(out, R.index_line(v.label, r.k, records))  # last: the chunk is done
+        _write_chunk_files(out, v.label, r.k, [(R.log_path, logb, None),
+                                                (R.sessions_path, sessions, session_rows),
+                                                (R.hands_path, hands, rows)])
         played += 1
         deals += r.stop - r.start
         written += rows
@@ -500,6 +492,18 @@ def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
     manifest["updated"] = _now()
     R.write_manifest(out, manifest)
     return summary
+
+
+def _write_chunk_files(out: Path, label: str, k: int, files: list) -> None:
+    """Write a chunk's files [(path of, data or None, rows or None: lines)] atomically, then
+    its line in the chunk index: only then is the chunk done."""
+    records = []
+    for path_of, data, n in files:
+        if data is not None:
+            path = path_of(out, label, k)
+            R.write_atomic(path, data)
+            records.append(R.file_record(out, path, data, data.count(b"\n") if n is None else n))
+    R.append_index(out, R.index_line(label, k, records))
 
 
 def _chunk_deals(exp: Experiment, k: int) -> int:

@@ -1,19 +1,17 @@
-"""Experiment files: variants, bots, deals and seed, validated, and how hands lie on deal ids
-(kopsim/experiments/run.py plays them).
+"""Experiment files: variants, bots, deals and seed, validated (kopsim/experiments/run.py plays
+them).
 
 An experiment is variants (rulesets) x a bot line-up x a number of deals. Every hand is a pure
-function of (run seed, deal id): its seed is `hand_seed(seed, deal_id)`, its dealer `deal_id % 4`,
-its line-up the experiment's, rotated by a function of the deal id. So every variant plays the
-same deals (common random numbers), and the number of jobs, the backend and the chunk size never
-change a single value in the results.
+function of (run seed, deal id), laid out by kopsim/engine/layout.py: its seed is
+`hand_seed(seed, deal_id)`, its dealer `deal_id % 4`, its line-up the experiment's, rotated by a
+function of the deal id, and its session (the ruleset's own scoring over many hands, when the
+experiment plays sessions) follows from the deal id too, except for bankroll sessions, which end
+in play. So every variant plays the same deals (common random numbers), and the number of jobs,
+the backend and the chunk size never change a single value in the results.
 
-Sessions (the ruleset's own scoring over many hands) lay hands out on the deal ids: a session
-always starts on a deal id that is a multiple of 4, so its hand i is dealt by seat i % 4 as the
-rules say. A series of L hands takes deals [s*L', s*L' + L) where L' is L rounded up to a multiple
-of 4. A bankroll (victory-card) session runs from its first deal until a player is out, and the
-next session starts at the next multiple of 4; the deals in between are not played by that
-variant. Series chunks hold whole sessions; bankroll sessions are found by scanning the finished
-chunks in deal order in the main process, and the state at a chunk's end is stored with it.
+Series chunks hold whole sessions; bankroll sessions are found by scanning the finished chunks
+in deal order in the main process, each chunk's scan starting from where the previous one left
+off (a `BankrollCarry`).
 """
 
 from __future__ import annotations
@@ -31,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import results_folder as R
 from ..bots import BotSpec, bot_spec
+from ..engine.layout import DealLayout, series_stride
 from ..errors import InputError, Problem, dotted
 from ..rules.load import load_raw, merge_tables, read_toml, ruleset_from_dict
 from ..rules.model import Ruleset
@@ -147,12 +146,15 @@ class Experiment:
     def labels(self) -> list[str]:
         return [b.label for b in self.bots]
 
+    def layout(self, v: Variant | None = None) -> DealLayout:
+        """How variant v's hands lie on deal ids (None: seeds and seats alone, the same in
+        every variant)."""
+        session, length = (None, None) if v is None else (v.session, v.length)
+        return DealLayout(self.seed, session, length, tuple(self.lineup), self.period)
+
     def seat_bots(self, deal_ids: np.ndarray) -> np.ndarray:
         """[n, 4] indices into `bots`: who sits where at each deal."""
-        line = np.asarray(self.lineup, np.int64)
-        d = np.asarray(deal_ids, np.int64)
-        rot = np.zeros(len(d), np.int64) if self.period is None else (d // self.period) % 4
-        return np.stack([line[(s - rot) % 4] for s in range(4)], axis=1)
+        return self.layout().seat_bots(deal_ids)
 
     def bots_at(self, deal_id: int) -> list[str]:
         row = self.seat_bots(np.array([deal_id]))[0]
@@ -416,7 +418,7 @@ def variant_of(label: str, rules: Ruleset, source: str, overrides: dict, session
         v.session = rules.session.kind
         if v.session == "series":
             v.length = rules.session.hands
-            v.stride = math.ceil(v.length / 4) * 4
+            v.stride = series_stride(v.length)
     return v
 
 
