@@ -4,6 +4,8 @@ sessions are scored once."""
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -15,9 +17,11 @@ from kopsim.engine.sessions import BankrollSession
 from kopsim.engine.simulate import simulate
 from kopsim.experiments.run import run_experiment
 from kopsim.experiments.spec import experiment_from_dict
-from kopsim.report.synthetic import write_results
 from kopsim.rules.load import load_raw, load_ruleset, merge_tables, ruleset_from_dict
 from kopsim.rules.model import Ruleset
+
+sys.path.insert(0, str(Path(__file__).parent / "data"))
+from synthetic import write_results  # noqa: E402  tests/data/synthetic.py
 
 
 def _hands(folder, label: str) -> pl.DataFrame:
