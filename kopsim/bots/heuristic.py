@@ -20,6 +20,7 @@ from numba import njit
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..compiled import CompiledRules, compile_rules
+from ..engine.codes import BOT_HEURISTIC
 from ..game import Observation
 
 # parameter vector layout (kernel rows and Params share it)
@@ -308,7 +309,7 @@ def _pick(mask, o, power, card_points, nc, how):
 class HeuristicBot:
     name = "heuristic"
     Params = HeuristicParams
-    kernel_kind = 1
+    kernel_kind = BOT_HEURISTIC  # runs in the batch kernel (heur_call, heur_card)
 
     _tables: dict = {}
 

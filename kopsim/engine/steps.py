@@ -1,0 +1,520 @@
+"""One compiled statement of each rule, in the order a hand is played.
+
+The batch kernel is a loop over these steps; the solver and the kernel bots call the same ones
+(the trick winner, the classification of a finished hand, its pricing and payment), so each rule
+has one compiled definition. `kopsim.game` and `kopsim.scoring` are the independent plain-Python
+statement of the same rules, and the tests play both and compare.
+
+`t` is always the ruleset's `RuleTables`. The steps are inlined (`inline='always'`) into their
+callers, so reading a table or passing a scratch array costs nothing in the inner loops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..bits import ONE, ZERO, popcount
+from .codes import (CALL_ASK, CALL_BID, CALL_PASS, MULT_OLD_LOST, MULT_OLD_WON, MULT_TIE,
+                    P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_OR, P_POS, STYLE_ASK, STYLE_SINGLE,
+                    TEAM_ALONE, TEAM_CALLED, TEAM_HOLDERS, TIER_INSTANT, TIER_LONE, TIER_OUT,
+                    TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
+from .draws import draw
+
+@njit(cache=True, inline='always')
+def predicate_tables(t):
+    return (t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end)
+
+
+@njit(cache=True, inline='always')
+def bidding_tables(t):
+    return (t.style, t.bids, t.bid_pos, t.c_has_pred, t.c_first_call_only)
+
+
+@njit(cache=True, inline='always')
+def doubling_tables(t):
+    return (t.n_chain, t.cap_without_bid, t.c_max_doubles, t.c_decl_double_first)
+
+
+@njit(cache=True, inline='always')
+def restriction_tables(t):
+    return (t.r_first_call, t.r_bid_in_force, t.r_asked, t.r_has_holding, t.r_forbid,
+            t.r_forbid_double)
+
+
+@njit(cache=True, inline='always')
+def scoring_tables(t):
+    return (t.c_won, t.c_lost, t.c_won_tiered, t.c_lost_tiered, t.c_mult, t.c_instant,
+            t.c_all_tricks, t.c_max_doubles, t.win_points, t.schneider_max, t.factor,
+            t.tie_value, t.tie_nobody)
+
+
+# (the groups above are what the steps below take: numba counts a reference to every member of a
+# named tuple passed to a helper, so each step gets only the few tables it reads)
+
+# the auction's state, one int64 array: who has spoken, who asked (seat bits), passes in a row,
+# whether any call but pass was made, the bid in force and its bidder (-1), doubles said, calls
+AU_SPOKEN, AU_ASKED, AU_PASSES, AU_ANY_CALL, AU_BID, AU_BIDDER, AU_DOUBLES, AU_CALLS = range(8)
+AU_SIZE = 8
+
+
+@njit(cache=True, inline='always')
+def start_auction(au):
+    for i in range(AU_SIZE):
+        au[i] = 0
+    au[AU_BID] = -1
+    au[AU_BIDDER] = -1
+
+
+# ------------------------------------------------------------------------------------- the deal
+
+
+@njit(cache=True, inline='always')
+def deal(perm, hands, state, dealer):
+    """Shuffle the deck from the deal's stream and deal it out one card at a time from the
+    dealer's left: perm[i] is the i-th card dealt, hands[s] seat s's mask."""
+    nc = perm.shape[0]
+    for i in range(nc):
+        perm[i] = i
+    for i in range(nc - 1, 0, -1):
+        j, state = draw(state, i + 1)
+        c = perm[i]
+        perm[i] = perm[j]
+        perm[j] = c
+    for s in range(4):
+        hands[s] = ZERO
+    for i in range(nc):
+        hands[(dealer + 1 + i) % 4] |= ONE << np.uint64(perm[i])
+
+
+# ------------------------------------------------------------------------------------ predicates
+
+
+@njit(cache=True, inline='always')
+def eval_pred(p, hand, pos, p_op, p_mask, p_a, p_b, p_start, p_end, stack):
+    """Does a seat at position `pos` (from the dealer's left) holding `hand` meet predicate p?"""
+    sp = 0
+    for i in range(p_start[p], p_end[p]):
+        op = p_op[i]
+        if op == P_ALL:
+            stack[sp] = (hand & p_mask[i]) == p_mask[i]
+        elif op == P_ANY:
+            stack[sp] = (hand & p_mask[i]) != ZERO
+        elif op == P_NONE:
+            stack[sp] = (hand & p_mask[i]) == ZERO
+        elif op == P_COUNT:
+            c = popcount(hand & p_mask[i])
+            stack[sp] = c >= p_a[i] and c <= p_b[i]
+        elif op == P_POS:
+            stack[sp] = pos == p_a[i]
+        elif op == P_AND or op == P_OR:
+            n = p_a[i]
+            v = op == P_AND
+            for j in range(n):
+                if op == P_AND:
+                    v = v and stack[sp - 1 - j]
+                else:
+                    v = v or stack[sp - 1 - j]
+            sp -= n
+            stack[sp] = v
+        else:  # P_NOT
+            sp -= 1
+            stack[sp] = not stack[sp]
+        sp += 1
+    if sp == 0:
+        return True
+    return stack[0]
+
+
+@njit(cache=True)
+def eval_preds(preds, elig, hands, dealer, stack):
+    """elig[p, s]: seat s meets predicate p (contract eligibility, then restriction holdings).
+    preds: the p_* programs of `RuleTables` (`predicate_tables`)."""
+    p_op, p_mask, p_a, p_b, p_start, p_end = preds
+    for p in range(elig.shape[0]):
+        for s in range(4):
+            elig[p, s] = eval_pred(p, hands[s], (s - dealer + 3) % 4, p_op, p_mask, p_a, p_b,
+                                   p_start, p_end, stack)
+
+
+# ----------------------------------------------------------------------- contracts without bids
+
+
+@njit(cache=True, inline='always')
+def no_bid_contract(no_bid, c_has_pred, c_team, elig, forehand):
+    """(contract, declarer) if nobody bids: the first no-bid contract someone's hand makes
+    (from forehand round), its declarer if it is played alone, else -1."""
+    contract = -1
+    declarer = -1
+    for j in range(no_bid.shape[0]):
+        k = np.int64(no_bid[j])
+        if not c_has_pred[k]:
+            contract = k
+            break
+        for i in range(4):
+            s = (forehand + i) % 4
+            if elig[k, s]:
+                contract = k
+                declarer = s if c_team[k] == TEAM_ALONE else -1
+                break
+        if contract >= 0:
+            break
+    return contract, declarer
+
+
+@njit(cache=True, inline='always')
+def believed_no_bid(no_bid, c_team, normal_k, elig, bel_k, bel_decl):
+    """What each seat can tell of the no-bid contract from its own hand: an alone contract
+    listed before the open one that its hand makes it the player of, else the open one."""
+    for s in range(4):
+        bel_k[s] = normal_k
+        bel_decl[s] = -1
+        for j in range(no_bid.shape[0]):
+            k = no_bid[j]
+            if k == normal_k:
+                break
+            if c_team[k] == TEAM_ALONE and elig[k, s]:
+                bel_k[s] = k
+                bel_decl[s] = s
+                break
+
+
+@njit(cache=True, inline='always')
+def dealt_contract(dealt, elig, forehand):
+    """(contract, declarer) of a contract made by the deal itself (no auction), else (-1, -1)."""
+    contract = -1
+    declarer = -1
+    for j in range(dealt.shape[0]):
+        k = np.int64(dealt[j])
+        for i in range(4):
+            s = (forehand + i) % 4
+            if elig[k, s]:
+                contract = k
+                declarer = s
+                break
+        if contract >= 0:
+            break
+    return contract, declarer
+
+
+# --------------------------------------------------------------------------------- the auction
+
+
+@njit(cache=True, inline='always')
+def restrict_calls(restrictions, K, buf, tmp, m, elig, seat, first, bid_in_force, asked):
+    """Drops from buf[:m] the calls the restrictions that apply forbid; never all of them.
+    Returns the number of calls left. restrictions: the r_* tables of `RuleTables`."""
+    r_first_call, r_bid_in_force, r_asked, r_has_holding, r_forbid, r_forbid_double = \
+        restrictions
+    forbidden = ZERO
+    fdouble = False
+    any_r = False
+    for i in range(r_forbid.shape[0]):
+        if r_first_call[i] >= 0 and (r_first_call[i] == 1) != first:
+            continue
+        if r_bid_in_force[i] >= 0 and (r_bid_in_force[i] == 1) != bid_in_force:
+            continue
+        if r_asked[i] >= 0 and (r_asked[i] == 1) != asked:
+            continue
+        if r_has_holding[i] and not elig[K + i, seat]:
+            continue
+        forbidden |= r_forbid[i]
+        fdouble = fdouble or r_forbid_double[i]
+        any_r = True
+    kept = 0
+    if any_r:
+        for i in range(m):
+            c = buf[i]
+            if c < CALL_BID + K:
+                bad = ((forbidden >> np.uint64(c)) & ONE) == ONE
+            else:
+                bad = fdouble
+            if not bad:
+                tmp[kept] = c
+                kept += 1
+        for i in range(kept):
+            buf[i] = tmp[i]
+    if kept == 0:  # a restriction never leaves a seat without a call
+        kept = m
+    return kept
+
+
+@njit(cache=True, inline='always')
+def may_double(cap_without_bid, c_max_doubles, c_decl_double_first, au, seat, imp, imp_decl):
+    """May seat say the next name of the doubling chain now?"""
+    nd = au[AU_DOUBLES]
+    bid = au[AU_BID]
+    if bid < 0:
+        cap = cap_without_bid
+        k = imp
+        decl = imp_decl
+    else:
+        cap = c_max_doubles[bid]
+        k = bid
+        decl = au[AU_BIDDER]
+    ok = nd < cap
+    if ok and nd == 0 and seat == decl and not c_decl_double_first[k]:
+        ok = False
+    return ok
+
+
+@njit(cache=True, inline='always')
+def legal_calls(bidding, doubling, restrictions, buf, tmp, elig, au, seat, forehand, imp,
+                imp_decl):
+    """The calls open to seat in buf, in canonical order (pass or ask, bids low to high, the
+    next double). Returns (how many, how many of them are bids). bidding, doubling,
+    restrictions: tables of `RuleTables` (`auction_tables`)."""
+    style, bids, bid_pos, c_has_pred, c_first_call_only = bidding
+    n_chain, cap_without_bid, c_max_doubles, c_decl_double_first = doubling
+    K = c_has_pred.shape[0]
+    first = ((au[AU_SPOKEN] >> seat) & 1) == 0
+    asks = style == STYLE_ASK and seat == forehand and first
+    buf[0] = CALL_ASK if asks else CALL_PASS
+    m = 1
+    bid = au[AU_BID]
+    floor = -1
+    if bid >= 0:
+        floor = bid_pos[bid]
+    for j in range(floor + 1, bids.shape[0]):
+        k = bids[j]
+        if c_has_pred[k] and not elig[k, seat]:
+            continue
+        if c_first_call_only[k] and not first:
+            continue
+        buf[m] = CALL_BID + k
+        m += 1
+    n_bids = m - 1
+    if style != STYLE_SINGLE and not asks and n_chain > 0:
+        if may_double(cap_without_bid, c_max_doubles, c_decl_double_first, au, seat, imp,
+                      imp_decl):
+            buf[m] = CALL_BID + K + au[AU_DOUBLES]
+            m += 1
+    if restrictions[0].shape[0] > 0:
+        m = restrict_calls(restrictions, K, buf, tmp, m, elig, seat, first, bid >= 0,
+                           ((au[AU_ASKED] >> seat) & 1) == 1)
+    return m, n_bids
+
+
+@njit(cache=True, inline='always')
+def apply_call(au, double_seats, call, seat, K):
+    """The auction after seat's call."""
+    if call == CALL_PASS:
+        au[AU_PASSES] += 1
+    else:
+        au[AU_PASSES] = 0
+        au[AU_ANY_CALL] = 1
+        if call == CALL_ASK:
+            au[AU_ASKED] |= 1 << seat
+        elif call < CALL_BID + K:
+            au[AU_BID] = call - CALL_BID
+            au[AU_BIDDER] = seat
+            au[AU_DOUBLES] = 0
+        else:
+            double_seats[au[AU_DOUBLES]] = seat
+            au[AU_DOUBLES] += 1
+    au[AU_SPOKEN] |= 1 << seat
+    au[AU_CALLS] += 1
+
+
+@njit(cache=True, inline='always')
+def auction_over(au, end_after_passes, end_after_passes_without_call):
+    """Open and ask auctions end after enough passes in a row (fewer if nobody called)."""
+    need = end_after_passes_without_call
+    if au[AU_ANY_CALL]:
+        need = end_after_passes
+    return au[AU_PASSES] >= need
+
+
+# ------------------------------------------------------------------------------ teams and play
+
+
+@njit(cache=True, inline='always')
+def form_teams(team, team_mask, team_cards, k, declarer, hands):
+    """The old side (seat bits) of contract k (team: its TEAM_* kind, team_mask: its team
+    cards): their holders; or the declarer and the holder of the first team card he lacks
+    (team_cards[k]); or the declarer alone."""
+    if team == TEAM_HOLDERS:
+        old = 0
+        for s in range(4):
+            if hands[s] & team_mask:
+                old |= 1 << s
+    else:
+        old = 1 << declarer
+    if team == TEAM_CALLED:
+        for i in range(team_cards.shape[1]):
+            c = team_cards[k, i]
+            if c < 0:
+                break
+            if not (hands[declarer] >> np.uint64(c)) & ONE:
+                for s in range(4):
+                    if (hands[s] >> np.uint64(c)) & ONE:
+                        old |= 1 << s
+                break
+    return old
+
+
+@njit(cache=True, inline='always')
+def play_to_trick(pos, card, seat, card_suit, beat_w, led, w, wseat):
+    """The trick after seat plays card at position pos: (suit led, winning card, its seat).
+    The first card leads; a later one takes the trick if it beats the winning card (beat_w:
+    the cards that beat it in the suit led; card_suit: the card's suit group)."""
+    if pos == 0:
+        return np.int64(card_suit), card, seat
+    if (beat_w >> np.uint64(card)) & ONE:
+        return led, card, seat
+    return led, w, wseat
+
+
+# ----------------------------------------------------------------------------------- scoring
+
+
+@njit(cache=True, inline='always')
+def count_doubles(double_seats, nd, old, cap):
+    """(counted doubles, side of the last counted one): a double counts if it comes from the
+    other side than the last counted one, up to cap. Sides are WIN_OLD / WIN_YOUNG, -1 none."""
+    counted = 0
+    last = -1
+    for i in range(nd):
+        if counted == cap:
+            break
+        side = WIN_OLD if (old >> double_seats[i]) & 1 else WIN_YOUNG
+        if side != last:
+            counted += 1
+            last = side
+    return counted, last
+
+
+@njit(cache=True, inline='always')
+def tie_winner(tie_nobody, counted, last):
+    """Who wins a tie on points: nobody, or the other side than the last counted double, or
+    the young side."""
+    if tie_nobody:
+        return WIN_NOBODY
+    if counted > 0:
+        return WIN_YOUNG if last == WIN_OLD else WIN_OLD
+    return WIN_YOUNG
+
+
+@njit(cache=True, inline='always')
+def classify(opts, ypts, otr, ytr, win_points, smax, all_tricks, tie_win, lone_won, lone_lost):
+    """(winner, tier) of a finished hand from both sides' points and tricks. tie_win: who wins
+    a tie (`tie_winner`); lone_won / lone_lost: a lone old player whose won / lost price is
+    not tiered (his hand is priced as TIER_LONE)."""
+    tie = False
+    if all_tricks:
+        w = WIN_OLD if ytr == 0 else WIN_YOUNG
+    elif opts >= win_points:
+        w = WIN_OLD
+    elif opts == ypts:
+        tie = True
+        w = tie_win
+    else:
+        w = WIN_YOUNG
+    if tie:
+        return w, TIER_TIE
+    if (w == WIN_OLD and lone_won) or (w == WIN_YOUNG and lone_lost):
+        return w, TIER_LONE
+    lp = ypts if w == WIN_OLD else opts
+    lt = ytr if w == WIN_OLD else otr
+    if lt == 0:
+        return w, TIER_SCHWARZ
+    if lp <= smax:
+        return w, TIER_SCHNEIDER
+    return w, TIER_OUT
+
+
+@njit(cache=True, inline='always')
+def price(c_won, c_lost, c_mult, k, winner, tier, counted, tie_value, factor):
+    """The value of contract k's outcome: its price by tier (a lone hand at the out price, a
+    tie without doubles at the ruleset's tie value if it has one: NaN if not), doubled per
+    counted double, times the multipliers that apply."""
+    ti = TIER_OUT if tier == TIER_LONE else tier
+    v = 0.0
+    if winner == WIN_OLD:
+        v = c_won[k, ti]
+    elif winner == WIN_YOUNG:
+        v = c_lost[k, ti]
+    if tier == TIER_TIE and counted == 0 and not np.isnan(tie_value):
+        v = tie_value
+    for _ in range(counted):
+        v *= factor
+    if winner == WIN_YOUNG:
+        v *= c_mult[k, MULT_OLD_LOST]
+    elif winner == WIN_OLD:
+        v *= c_mult[k, MULT_OLD_WON]
+    if tier == TIER_TIE:
+        v *= c_mult[k, MULT_TIE]
+    return v
+
+
+@njit(cache=True, inline='always')
+def lone_prices(scoring, k, old):
+    """(lone_won, lone_lost) for `classify`: the old side is one player and the won / lost
+    price of contract k is not tiered."""
+    alone = popcount(np.uint64(old)) == 1
+    lone_won = False
+    lone_lost = False
+    if alone:
+        lone_won = not scoring[2][k]
+        lone_lost = not scoring[3][k]
+    return lone_won, lone_lost
+
+
+@njit(cache=True, inline='always')
+def score_hand(scoring, k, old, points, tricks, double_seats, nd):
+    """(winner, tier, counted doubles, value) of a finished hand of contract k. scoring: the
+    scoring tables of `RuleTables` (`scoring_tables`)."""
+    c_won, c_instant, c_all_tricks, c_max_doubles = scoring[0], scoring[5], scoring[6], scoring[7]
+    win_points, schneider_max, tie_nobody = scoring[8], scoring[9], scoring[12]
+    opts = 0.0
+    ypts = 0.0
+    otr = 0
+    ytr = 0
+    for s in range(4):
+        if (old >> s) & 1:
+            opts += points[s]
+            otr += tricks[s]
+        else:
+            ypts += points[s]
+            ytr += tricks[s]
+    counted, last = count_doubles(double_seats, nd, old, c_max_doubles[k])
+    lone_won, lone_lost = lone_prices(scoring, k, old)
+    winner, tier = classify(opts, ypts, otr, ytr, win_points, schneider_max, c_all_tricks[k],
+                            tie_winner(tie_nobody, counted, last), lone_won, lone_lost)
+    v = price(scoring[0], scoring[1], scoring[4], k, winner, tier, counted, scoring[11],
+              scoring[10])
+    if c_instant[k]:  # won at once, at the out price, without doubles or multipliers
+        winner = WIN_OLD
+        tier = TIER_INSTANT
+        counted = 0
+        v = c_won[k, TIER_OUT]
+    return winner, tier, counted, v
+
+
+@njit(cache=True, inline='always')
+def pay_out(pay, v, winner, old, zero_sum):
+    """Adds the payments of value v to pay. When one side is a single player his game is
+    priced per opponent; otherwise each winner receives v and, zero-sum, each loser pays v."""
+    n_old = popcount(np.uint64(old))
+    if winner == WIN_NOBODY or v == 0.0:
+        pass
+    elif n_old == 1 or n_old == 3:
+        lone_mask = old if n_old == 1 else (~old) & 15
+        lone = 0
+        while not (lone_mask >> lone) & 1:
+            lone += 1
+        lone_won = ((old >> lone) & 1 == 1) == (winner == WIN_OLD)
+        for s in range(4):
+            if s == lone:
+                continue
+            gain = -v if lone_won else v
+            if zero_sum or gain > 0:
+                pay[s] += gain
+            if zero_sum or lone_won:
+                pay[lone] -= gain
+    else:
+        for s in range(4):
+            if ((old >> s) & 1 == 1) == (winner == WIN_OLD):
+                pay[s] += v
+            elif zero_sum:
+                pay[s] -= v
