@@ -27,10 +27,3 @@ def draw(state, n):
     state = state + GOLDEN
     return np.int64(((mix64(state) >> U32) * np.uint64(n)) >> U32), state
 
-
-@njit(cache=True, inline='always')
-def seed_streams(seed, seat_streams):
-    """The deal's stream state of hand seed `seed`; fills seat_streams[s] with seat s's."""
-    for s in range(4):
-        seat_streams[s] = mix64(seed + np.uint64(s + 1) * STREAM)
-    return mix64(seed)

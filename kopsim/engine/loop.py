@@ -17,7 +17,7 @@ from .botcalls import choose_call, choose_card
 from .codes import (BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_SINGLE,
                     TIER_INSTANT, TIER_OUT, WIN_OLD)
 from .draws import STREAM, draw, mix64
-from .steps import (AU_SIZE, believed_no_bid, classify, count_doubles, deal, dealt_contract, eval_preds,
+from .steps import (believed_no_bid, classify, count_doubles, deal, dealt_contract, eval_preds,
                     form_teams, no_bid_contract, pay_out, play_to_trick, predicate_tables, price,
                     tie_winner)
 
@@ -43,9 +43,7 @@ class Scratch(NamedTuple):
     stack: np.ndarray  # the predicate programs' stack
     calls: np.ndarray  # the calls open to a seat
     calls_tmp: np.ndarray
-    auction: np.ndarray  # AU_* state
     double_seats: np.ndarray  # a seat per double said
-    streams: np.ndarray  # each seat's draw stream
     believed_k: np.ndarray  # the no-bid contract as each seat can tell it
     believed_decl: np.ndarray
     who_played: np.ndarray  # [card] seat, -1 unseen
@@ -83,9 +81,8 @@ def scratch_for(t) -> Scratch:
     return Scratch(
         perm=np.zeros(nc, np.int64), hands=np.zeros(4, np.uint64), left=np.zeros(4, np.uint64),
         elig=np.zeros((t.p_start.shape[0], 4), np.bool_), stack=np.zeros(t.pred_stack, np.bool_),
-        calls=np.zeros(2 + K, np.int64), calls_tmp=np.zeros(2 + K, np.int64),
-        auction=np.zeros(AU_SIZE, np.int64), double_seats=np.zeros(max(t.n_chain, 1), np.int64),
-        streams=np.zeros(4, np.uint64), believed_k=np.zeros(4, np.int64),
+        calls=np.zeros(CALL_BID + K, np.int64), calls_tmp=np.zeros(CALL_BID + K, np.int64),
+        double_seats=np.zeros(max(t.n_chain, 1), np.int64), believed_k=np.zeros(4, np.int64),
         believed_decl=np.zeros(4, np.int64), who_played=np.full(nc, -1, np.int64),
         trick=np.zeros(4, np.int64), rel=np.zeros(4, np.int64), points=np.zeros(4, np.float64),
         tricks=np.zeros(4, np.int64), pay=np.zeros(4, np.float64))

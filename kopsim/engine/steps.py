@@ -5,8 +5,9 @@ The batch kernel is a loop over these steps; the solver and the kernel bots call
 has one compiled definition. `kopsim.game` and `kopsim.scoring` are the independent plain-Python
 statement of the same rules, and the tests play both and compare.
 
-`t` is always the ruleset's `RuleTables`. The steps are inlined (`inline='always'`) into their
-callers, so reading a table or passing a scratch array costs nothing in the inner loops.
+The steps take scalars and the few arrays they read, never a whole named tuple: numba counts a
+reference for every array of a tuple handed to a helper, which the kernel's inner loop cannot pay
+(measured: ten times slower). They are inlined into their callers (`inline='always'`).
 """
 
 from __future__ import annotations
@@ -15,55 +16,17 @@ import numpy as np
 from numba import njit
 
 from ..bits import ONE, ZERO, popcount
-from .codes import (CALL_ASK, CALL_BID, CALL_PASS, MULT_OLD_LOST, MULT_OLD_WON, MULT_TIE,
-                    P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_OR, P_POS, STYLE_ASK, STYLE_SINGLE,
-                    TEAM_ALONE, TEAM_CALLED, TEAM_HOLDERS, TIER_INSTANT, TIER_LONE, TIER_OUT,
-                    TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
+from .codes import (MULT_OLD_LOST, MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL, P_AND, P_ANY,
+                    P_COUNT, P_NONE, P_OR, P_POS, TEAM_ALONE, TEAM_CALLED, TEAM_HOLDERS,
+                    TIER_LONE, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE, WIN_NOBODY,
+                    WIN_OLD, WIN_YOUNG)
 from .draws import draw
+
 
 @njit(cache=True, inline='always')
 def predicate_tables(t):
+    """The predicate programs of `RuleTables`, as `eval_preds` takes them."""
     return (t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end)
-
-
-@njit(cache=True, inline='always')
-def bidding_tables(t):
-    return (t.style, t.bids, t.bid_pos, t.c_has_pred, t.c_first_call_only)
-
-
-@njit(cache=True, inline='always')
-def doubling_tables(t):
-    return (t.n_chain, t.cap_without_bid, t.c_max_doubles, t.c_decl_double_first)
-
-
-@njit(cache=True, inline='always')
-def restriction_tables(t):
-    return (t.r_first_call, t.r_bid_in_force, t.r_asked, t.r_has_holding, t.r_forbid,
-            t.r_forbid_double)
-
-
-@njit(cache=True, inline='always')
-def scoring_tables(t):
-    return (t.c_won, t.c_lost, t.c_won_tiered, t.c_lost_tiered, t.c_mult, t.c_instant,
-            t.c_all_tricks, t.c_max_doubles, t.win_points, t.schneider_max, t.factor,
-            t.tie_value, t.tie_nobody)
-
-
-# (the groups above are what the steps below take: numba counts a reference to every member of a
-# named tuple passed to a helper, so each step gets only the few tables it reads)
-
-# the auction's state, one int64 array: who has spoken, who asked (seat bits), passes in a row,
-# whether any call but pass was made, the bid in force and its bidder (-1), doubles said, calls
-AU_SPOKEN, AU_ASKED, AU_PASSES, AU_ANY_CALL, AU_BID, AU_BIDDER, AU_DOUBLES, AU_CALLS = range(8)
-AU_SIZE = 8
-
-
-@njit(cache=True, inline='always')
-def start_auction(au):
-    for i in range(AU_SIZE):
-        au[i] = 0
-    au[AU_BID] = -1
-    au[AU_BIDDER] = -1
 
 
 # ------------------------------------------------------------------------------------- the deal
@@ -197,134 +160,6 @@ def dealt_contract(dealt, elig, forehand):
     return contract, declarer
 
 
-# --------------------------------------------------------------------------------- the auction
-
-
-@njit(cache=True, inline='always')
-def restrict_calls(restrictions, K, buf, tmp, m, elig, seat, first, bid_in_force, asked):
-    """Drops from buf[:m] the calls the restrictions that apply forbid; never all of them.
-    Returns the number of calls left. restrictions: the r_* tables of `RuleTables`."""
-    r_first_call, r_bid_in_force, r_asked, r_has_holding, r_forbid, r_forbid_double = \
-        restrictions
-    forbidden = ZERO
-    fdouble = False
-    any_r = False
-    for i in range(r_forbid.shape[0]):
-        if r_first_call[i] >= 0 and (r_first_call[i] == 1) != first:
-            continue
-        if r_bid_in_force[i] >= 0 and (r_bid_in_force[i] == 1) != bid_in_force:
-            continue
-        if r_asked[i] >= 0 and (r_asked[i] == 1) != asked:
-            continue
-        if r_has_holding[i] and not elig[K + i, seat]:
-            continue
-        forbidden |= r_forbid[i]
-        fdouble = fdouble or r_forbid_double[i]
-        any_r = True
-    kept = 0
-    if any_r:
-        for i in range(m):
-            c = buf[i]
-            if c < CALL_BID + K:
-                bad = ((forbidden >> np.uint64(c)) & ONE) == ONE
-            else:
-                bad = fdouble
-            if not bad:
-                tmp[kept] = c
-                kept += 1
-        for i in range(kept):
-            buf[i] = tmp[i]
-    if kept == 0:  # a restriction never leaves a seat without a call
-        kept = m
-    return kept
-
-
-@njit(cache=True, inline='always')
-def may_double(cap_without_bid, c_max_doubles, c_decl_double_first, au, seat, imp, imp_decl):
-    """May seat say the next name of the doubling chain now?"""
-    nd = au[AU_DOUBLES]
-    bid = au[AU_BID]
-    if bid < 0:
-        cap = cap_without_bid
-        k = imp
-        decl = imp_decl
-    else:
-        cap = c_max_doubles[bid]
-        k = bid
-        decl = au[AU_BIDDER]
-    ok = nd < cap
-    if ok and nd == 0 and seat == decl and not c_decl_double_first[k]:
-        ok = False
-    return ok
-
-
-@njit(cache=True, inline='always')
-def legal_calls(bidding, doubling, restrictions, buf, tmp, elig, au, seat, forehand, imp,
-                imp_decl):
-    """The calls open to seat in buf, in canonical order (pass or ask, bids low to high, the
-    next double). Returns (how many, how many of them are bids). bidding, doubling,
-    restrictions: tables of `RuleTables` (`auction_tables`)."""
-    style, bids, bid_pos, c_has_pred, c_first_call_only = bidding
-    n_chain, cap_without_bid, c_max_doubles, c_decl_double_first = doubling
-    K = c_has_pred.shape[0]
-    first = ((au[AU_SPOKEN] >> seat) & 1) == 0
-    asks = style == STYLE_ASK and seat == forehand and first
-    buf[0] = CALL_ASK if asks else CALL_PASS
-    m = 1
-    bid = au[AU_BID]
-    floor = -1
-    if bid >= 0:
-        floor = bid_pos[bid]
-    for j in range(floor + 1, bids.shape[0]):
-        k = bids[j]
-        if c_has_pred[k] and not elig[k, seat]:
-            continue
-        if c_first_call_only[k] and not first:
-            continue
-        buf[m] = CALL_BID + k
-        m += 1
-    n_bids = m - 1
-    if style != STYLE_SINGLE and not asks and n_chain > 0:
-        if may_double(cap_without_bid, c_max_doubles, c_decl_double_first, au, seat, imp,
-                      imp_decl):
-            buf[m] = CALL_BID + K + au[AU_DOUBLES]
-            m += 1
-    if restrictions[0].shape[0] > 0:
-        m = restrict_calls(restrictions, K, buf, tmp, m, elig, seat, first, bid >= 0,
-                           ((au[AU_ASKED] >> seat) & 1) == 1)
-    return m, n_bids
-
-
-@njit(cache=True, inline='always')
-def apply_call(au, double_seats, call, seat, K):
-    """The auction after seat's call."""
-    if call == CALL_PASS:
-        au[AU_PASSES] += 1
-    else:
-        au[AU_PASSES] = 0
-        au[AU_ANY_CALL] = 1
-        if call == CALL_ASK:
-            au[AU_ASKED] |= 1 << seat
-        elif call < CALL_BID + K:
-            au[AU_BID] = call - CALL_BID
-            au[AU_BIDDER] = seat
-            au[AU_DOUBLES] = 0
-        else:
-            double_seats[au[AU_DOUBLES]] = seat
-            au[AU_DOUBLES] += 1
-    au[AU_SPOKEN] |= 1 << seat
-    au[AU_CALLS] += 1
-
-
-@njit(cache=True, inline='always')
-def auction_over(au, end_after_passes, end_after_passes_without_call):
-    """Open and ask auctions end after enough passes in a row (fewer if nobody called)."""
-    need = end_after_passes_without_call
-    if au[AU_ANY_CALL]:
-        need = end_after_passes
-    return au[AU_PASSES] >= need
-
-
 # ------------------------------------------------------------------------------ teams and play
 
 
@@ -424,6 +259,12 @@ def classify(opts, ypts, otr, ytr, win_points, smax, all_tricks, tie_win, lone_w
 
 
 @njit(cache=True, inline='always')
+def outcome_slot(winner, tier):
+    """Index of (winner, tier) in a flat table of outcomes, nobody's row first."""
+    return (winner - WIN_NOBODY) * N_PRICED_TIERS + tier
+
+
+@njit(cache=True, inline='always')
 def price(c_won, c_lost, c_mult, k, winner, tier, counted, tie_value, factor):
     """The value of contract k's outcome: its price by tier (a lone hand at the out price, a
     tie without doubles at the ruleset's tie value if it has one: NaN if not), doubled per
@@ -445,50 +286,6 @@ def price(c_won, c_lost, c_mult, k, winner, tier, counted, tie_value, factor):
     if tier == TIER_TIE:
         v *= c_mult[k, MULT_TIE]
     return v
-
-
-@njit(cache=True, inline='always')
-def lone_prices(scoring, k, old):
-    """(lone_won, lone_lost) for `classify`: the old side is one player and the won / lost
-    price of contract k is not tiered."""
-    alone = popcount(np.uint64(old)) == 1
-    lone_won = False
-    lone_lost = False
-    if alone:
-        lone_won = not scoring[2][k]
-        lone_lost = not scoring[3][k]
-    return lone_won, lone_lost
-
-
-@njit(cache=True, inline='always')
-def score_hand(scoring, k, old, points, tricks, double_seats, nd):
-    """(winner, tier, counted doubles, value) of a finished hand of contract k. scoring: the
-    scoring tables of `RuleTables` (`scoring_tables`)."""
-    c_won, c_instant, c_all_tricks, c_max_doubles = scoring[0], scoring[5], scoring[6], scoring[7]
-    win_points, schneider_max, tie_nobody = scoring[8], scoring[9], scoring[12]
-    opts = 0.0
-    ypts = 0.0
-    otr = 0
-    ytr = 0
-    for s in range(4):
-        if (old >> s) & 1:
-            opts += points[s]
-            otr += tricks[s]
-        else:
-            ypts += points[s]
-            ytr += tricks[s]
-    counted, last = count_doubles(double_seats, nd, old, c_max_doubles[k])
-    lone_won, lone_lost = lone_prices(scoring, k, old)
-    winner, tier = classify(opts, ypts, otr, ytr, win_points, schneider_max, c_all_tricks[k],
-                            tie_winner(tie_nobody, counted, last), lone_won, lone_lost)
-    v = price(scoring[0], scoring[1], scoring[4], k, winner, tier, counted, scoring[11],
-              scoring[10])
-    if c_instant[k]:  # won at once, at the out price, without doubles or multipliers
-        winner = WIN_OLD
-        tier = TIER_INSTANT
-        counted = 0
-        v = c_won[k, TIER_OUT]
-    return winner, tier, counted, v
 
 
 @njit(cache=True, inline='always')
