@@ -20,9 +20,8 @@ import numpy as np
 
 from .engine.codes import (CALL_ASK, CALL_BID, CALL_PASS, MULT_NAMES, N_PRICED_TIERS, P_ALL,
                            P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR, P_POS, STYLE_NAMES,
-                           TEAM_NAMES,
-                           TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE,
-                           WINNER_NAMES)
+                           TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ,
+                           TIER_TIE, WINNER_NAMES)
 from .engine.tables import RuleTables
 from .ruleset import POSITIONS, Predicate, Ruleset, max_auction_calls
 
@@ -120,16 +119,11 @@ def _compile_predicates(preds: list[Predicate | None], index: dict[str, int]):
     return program, stack_size
 
 
-def compile_rules(r: Ruleset) -> CompiledRules:
-    cards = r.cards()
-    index = {c: i for i, c in enumerate(cards)}
-    nc = len(cards)
-    contracts = list(r.contracts)
-    kidx = {n: i for i, n in enumerate(contracts)}
-    K = len(contracts)
+def _card_order_tables(r: Ruleset, index: dict[str, int]):
+    """(suit, suit_mask, beat_mask) of every card order: a card's suit group (0 trumps), the
+    cards of each group, and the cards that beat each card in a trick led in each group."""
+    nc = len(index)
     order_names = list(r.orders)
-
-    # --- card orders
     n_orders = len(order_names)
     max_groups = 1 + max(len(o.plain) for o in r.orders.values())
     suit = np.zeros((n_orders, nc), np.int8)
@@ -159,6 +153,19 @@ def compile_rules(r: Ruleset) -> CompiledRules:
                     if strength(c) > strength(w):
                         m |= 1 << c
                 beat_mask[oi, led, w] = np.uint64(m)
+    return suit, suit_mask, beat_mask
+
+
+def compile_rules(r: Ruleset) -> CompiledRules:
+    cards = r.cards()
+    index = {c: i for i, c in enumerate(cards)}
+    nc = len(cards)
+    contracts = list(r.contracts)
+    kidx = {n: i for i, n in enumerate(contracts)}
+    K = len(contracts)
+    order_names = list(r.orders)
+
+    suit, suit_mask, beat_mask = _card_order_tables(r, index)
 
     # --- predicates: contract eligibility first, then restriction holdings
     preds: list[Predicate | None] = [r.contracts[n].eligible for n in contracts]
