@@ -44,7 +44,7 @@ MAX_CHUNK = 2**20  # deals per chunk: one chunk's arrays stay well inside a work
 
 ENGINE_FILES = ("batch.py", "bits.py", "compiled.py", "game.py", "scoring.py", "session.py",
                 "sessionrows.py", "rng.py", "play.py", "records.py", "ruleset.py", "solver.py",
-                "experiment.py", "run.py", "results.py", "bots/*.py")
+                "experiment.py", "run.py", "results.py", "bots/*.py", "engine/*.py")
 
 
 _FINGERPRINT: list[str] = []

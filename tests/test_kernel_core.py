@@ -3,14 +3,18 @@ as the reference engine does."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+import kopsim
 from kopsim.batch import play_batch
 from kopsim.bots import BotSpec, bot_spec
 from kopsim.bots.heuristic import HeuristicBot, HeuristicParams
 from kopsim.bots.kernel import KERNEL_KINDS
 from kopsim.compiled import compile_rules
+from kopsim.experiment import ENGINE_FILES
 from kopsim.play import play_hand
 from kopsim.ruleset import bundled_names, load_raw, load_ruleset, ruleset_from_dict
 from kopsim.runner import hand_seeds
@@ -77,3 +81,13 @@ def test_an_instant_win_is_valued_at_its_plain_price_even_when_a_multiplier_name
     expected = side_value(score(rules, "baśka", [0], [], [0.0] * 4, [0] * 4).payouts, old_mask)
     got = solve(cr, k, old_mask, [0, 0, 0, 0], 0, moves=False, line=False).value
     assert got == expected != 0
+
+
+def test_the_engine_fingerprint_covers_every_compiled_module():
+    """A results folder is only resumed or filled by the same engine code: the compiled core's
+    own modules are part of that code."""
+    root = Path(kopsim.__file__).parent
+    covered = {p for pattern in ENGINE_FILES for p in root.glob(pattern)}
+    for module in ("engine/steps.py", "engine/loop.py", "engine/codes.py", "engine/tables.py",
+                   "bots/kernel.py"):
+        assert root / module in covered, module
