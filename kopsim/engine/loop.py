@@ -18,7 +18,7 @@ from .codes import (BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_
                     TIER_INSTANT, TIER_OUT, WIN_OLD)
 from .draws import STREAM, draw, mix64
 from .steps import (believed_no_bid, classify, count_doubles, deal, dealt_contract, eval_preds,
-                    form_teams, no_bid_contract, pay_out, play_to_trick, predicate_tables, price,
+                    form_teams, no_bid_contract, pay_out, play_to_trick, price,
                     tie_winner)
 
 
@@ -118,12 +118,12 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
     c_decl_double_first, no_bid, dealt = t.c_decl_double_first, t.no_bid, t.dealt
     r_forbid, r_forbid_double, r_has_holding = t.r_forbid, t.r_forbid_double, t.r_has_holding
     r_first_call, r_bid_in_force, r_asked = t.r_first_call, t.r_bid_in_force, t.r_asked
-    preds = predicate_tables(t)
+    p_op, p_mask, p_a, p_b, p_start, p_end = t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end
     c_won, c_lost, c_mult, c_all_tricks = t.c_won, t.c_lost, t.c_mult, t.c_all_tricks
     c_won_tiered, c_lost_tiered = t.c_won_tiered, t.c_lost_tiered
-    bots = (lu.bot_params, lu.h_power, lu.h_ctab, c_team_cards)
     cards = (suit, suit_mask, beat_mask, card_points)
     bot_kind, seat_bot = lu.bot_kind, lu.seat_bot
+    bots = (lu.bot_params, lu.h_power, lu.h_ctab, c_team_cards)
     o_contract, o_declarer, o_old, o_doubles = out.contract, out.declarer, out.old, out.doubles
     o_winner, o_tier, o_points, o_tricks = out.winner, out.tier, out.points, out.tricks
     o_payouts, o_perm, o_calls, o_call_seat = out.payouts, out.perm, out.calls, out.call_seat
@@ -159,7 +159,7 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
         deal(perm, hands, mix64(seed), dealer)
         for i in range(nc):
             o_perm[h, i] = perm[i]
-        eval_preds(preds, elig, hands, dealer, stack)
+        eval_preds(elig, hands, dealer, p_op, p_mask, p_a, p_b, p_start, p_end, stack)
         imp, imp_decl = no_bid_contract(no_bid, c_has_pred, c_team, elig, forehand)
         believed_no_bid(no_bid, c_team, t.normal_k, elig, bel_k, bel_decl)
         contract, declarer = dealt_contract(dealt, elig, forehand)

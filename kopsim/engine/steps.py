@@ -23,12 +23,6 @@ from .codes import (MULT_OLD_LOST, MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL
 from .draws import draw
 
 
-@njit(cache=True, inline='always')
-def predicate_tables(t):
-    """The predicate programs of `RuleTables`, as `eval_preds` takes them."""
-    return (t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end)
-
-
 # ------------------------------------------------------------------------------------- the deal
 
 
@@ -90,10 +84,9 @@ def eval_pred(p, hand, pos, p_op, p_mask, p_a, p_b, p_start, p_end, stack):
 
 
 @njit(cache=True)
-def eval_preds(preds, elig, hands, dealer, stack):
-    """elig[p, s]: seat s meets predicate p (contract eligibility, then restriction holdings).
-    preds: the p_* programs of `RuleTables` (`predicate_tables`)."""
-    p_op, p_mask, p_a, p_b, p_start, p_end = preds
+def eval_preds(elig, hands, dealer, p_op, p_mask, p_a, p_b, p_start, p_end, stack):
+    """elig[p, s]: seat s meets predicate p (contract eligibility, then restriction holdings),
+    from the predicate programs p_* of `RuleTables`."""
     for p in range(elig.shape[0]):
         for s in range(4):
             elig[p, s] = eval_pred(p, hands[s], (s - dealer + 3) % 4, p_op, p_mask, p_a, p_b,
