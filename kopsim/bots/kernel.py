@@ -1,9 +1,8 @@
 """The declared table of kernel bot kinds, and the compiled dispatch the batch kernel calls.
 
 A bot runs in the kernel when its class names a `kernel_kind` listed in `KERNEL_KINDS`; its
-compiled decisions are the branches of `choose_call` / `choose_card` below, registered with numba
-as the implementation of the kernel's declarations in `kopsim.engine.botcalls` (the random kind
-is a draw from the seat's stream, which the kernel makes itself). The kernel thus
+compiled decisions fill the kernel's slots in `kopsim.engine.botcalls` when this module is
+imported (the random kind is a draw from the seat's stream, which the kernel makes itself). The kernel thus
 imports nothing from this package, and a line-up with an undeclared kind is refused here, before
 play (`kernel_lineup`), rather than played by some other bot.
 """
@@ -11,7 +10,6 @@ play (`kernel_lineup`), rather than played by some other bot.
 from __future__ import annotations
 
 import numpy as np
-from numba.extending import overload
 
 from ..engine import botcalls
 from ..engine.codes import BOT_HEURISTIC, BOT_RANDOM
@@ -21,36 +19,14 @@ from .random import RandomBot
 KERNEL_KINDS: dict[int, type] = {BOT_RANDOM: RandomBot, BOT_HEURISTIC: HeuristicBot}
 
 
-@overload(botcalls.choose_call, inline='always')
-def _choose_call(kind, bots, bot, calls, m, hand, seat, contract, declarer, believed_k,
-                 believed_decl):
-    def choose_call(kind, bots, bot, calls, m, hand, seat, contract, declarer, believed_k,
-                    believed_decl):
-        if kind == BOT_HEURISTIC:
-            bot_params, h_power, h_ctab, _ = bots
-            j = heur_call(calls, m, hand, seat, contract, declarer, believed_k, believed_decl,
-                          h_ctab.shape[0], h_ctab, h_power, bot_params[bot])
-        else:
-            raise ValueError("a kernel bot kind that kopsim.bots.kernel does not declare")
-        return j
-    return choose_call
+def _fill_slots() -> None:
+    """The heuristic kind's compiled decisions, into the kernel's slots."""
+    botcalls.heuristic_call = heur_call
+    botcalls.heuristic_relations = relations
+    botcalls.heuristic_card = heur_card
 
 
-@overload(botcalls.choose_card, inline='always')
-def _choose_card(kind, bots, bot, cards, allowed, hand, dealt, seat, pos, leader, view):
-    def choose_card(kind, bots, bot, cards, allowed, hand, dealt, seat, pos, leader, view):
-        if kind == BOT_HEURISTIC:
-            trick, who_played, rel, k, decl = view
-            bot_params, h_power, h_ctab, team_cards = bots
-            suit, suit_mask, beat_mask, card_points = cards
-            relations(rel, seat, dealt, k, decl, h_ctab, team_cards, who_played)
-            card = heur_card(allowed, hand, seat, h_ctab[k, 2], trick, pos, leader, rel,
-                             who_played, suit, suit_mask, beat_mask, card_points, h_power,
-                             bot_params[bot])
-        else:
-            raise ValueError("a kernel bot kind that kopsim.bots.kernel does not declare")
-        return card
-    return choose_card
+_fill_slots()
 
 
 def kernel_lineup(bots: list, seat_bot: np.ndarray | None, n: int):

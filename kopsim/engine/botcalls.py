@@ -1,27 +1,21 @@
-"""The two decisions the kernel asks of a kernel bot, declared here and implemented in the bots
-package (`kopsim.bots.kernel` registers them with numba), so the kernel imports no bot.
+"""Slots for the compiled decisions of the kernel bot kinds, filled by the bots package.
 
-Both take the bot's kind (a `BOT_*` code of `kopsim.engine.codes`) and dispatch on it; the kinds
-are declared in `kopsim.bots.kernel.KERNEL_KINDS`, which refuses a line-up with any other kind
-before the kernel runs. The random kind is the one the kernel answers itself: its decision is a
-draw from the seat's own stream of the hand seed, which the kernel holds (and must, for the
-reference engine's `RandomBot` to draw the same).
+The kernel reads its bots' decisions from this module's attributes, which numba resolves when it
+compiles the kernel; `kopsim.bots.kernel` fills them when it is imported (before any line-up can
+reach the kernel) and declares the kinds in `KERNEL_KINDS`, refusing any other kind. So the kernel
+imports no bot, and the calls stay plain compiled calls with array arguments: handing the
+decisions' tables over in a tuple instead was measured to cost a third of the heuristic's speed.
 
-bots: (bot parameter rows, heuristic powers, heuristic contract table, team cards);
-cards: (suit, suit_mask, beat_mask, card_points) of `RuleTables`.
+The random kind (`BOT_RANDOM`) has no slot: its decision is a draw from the seat's own stream of
+the hand seed, which the kernel holds (and must, for the reference `RandomBot` to draw the same).
 """
 
 from __future__ import annotations
 
-
-def choose_call(kind, bots, bot, calls, m, hand, seat, contract, declarer, believed_k,
-                believed_decl):
-    """Index in calls[:m] of the call seat makes. contract/declarer: the bid in force (-1);
-    believed_k/believed_decl: the no-bid contract and its declarer as seat can tell."""
-    raise NotImplementedError("compiled only: implemented by kopsim.bots.kernel")
-
-
-def choose_card(kind, bots, bot, cards, allowed, hand, dealt, seat, pos, leader, view):
-    """The card seat plays from `allowed` (a mask). view: (trick so far, who played each card,
-    a scratch row for relations, the contract and declarer as seat knows them)."""
-    raise NotImplementedError("compiled only: implemented by kopsim.bots.kernel")
+# BOT_HEURISTIC: heuristic_call(calls, m, hand, seat, bid, bidder, believed_k, believed_decl, K,
+# ctab, power, params) -> index of the call; heuristic_relations(rel, seat, dealt, k, decl, ctab,
+# team_cards, who_played) fills rel; heuristic_card(allowed, hand, seat, order, trick, pos,
+# leader, rel, who_played, suit, suit_mask, beat_mask, card_points, power, params) -> card
+heuristic_call = None
+heuristic_relations = None
+heuristic_card = None

@@ -1,8 +1,8 @@
 """The batch kernel: a loop over whole hands (deal, contract, teams, tricks, score) of any
 compiled ruleset, each step one of the compiled rules of `kopsim.engine.steps`.
 
-Its bots are called through the declarations of `kopsim.engine.botcalls` (implemented by the
-kinds of `kopsim.bots.kernel`), so this module imports no bot; `kopsim.batch` is its Python face.
+Its bots' decisions are read from the slots of `kopsim.engine.botcalls`, which the kinds of
+`kopsim.bots.kernel` fill, so this module imports no bot; `kopsim.batch` is its Python face.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from ..bits import ONE, ZERO, allowed_cards, nth_bit, popcount
-from .botcalls import choose_call, choose_card
+from . import botcalls
 from .codes import (BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_SINGLE,
                     TIER_INSTANT, TIER_OUT, WIN_OLD)
 from .draws import STREAM, draw, mix64
@@ -121,9 +121,8 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
     p_op, p_mask, p_a, p_b, p_start, p_end = t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end
     c_won, c_lost, c_mult, c_all_tricks = t.c_won, t.c_lost, t.c_mult, t.c_all_tricks
     c_won_tiered, c_lost_tiered = t.c_won_tiered, t.c_lost_tiered
-    cards = (suit, suit_mask, beat_mask, card_points)
     bot_kind, seat_bot = lu.bot_kind, lu.seat_bot
-    bots = (lu.bot_params, lu.h_power, lu.h_ctab, c_team_cards)
+    bot_params, h_power, h_ctab = lu.bot_params, lu.h_power, lu.h_ctab
     o_contract, o_declarer, o_old, o_doubles = out.contract, out.declarer, out.old, out.doubles
     o_winner, o_tier, o_points, o_tricks = out.winner, out.tier, out.points, out.tricks
     o_payouts, o_perm, o_calls, o_call_seat = out.payouts, out.perm, out.calls, out.call_seat
@@ -250,9 +249,10 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
                 b = seat_bot[h, turn]
                 if bot_kind[b] == BOT_RANDOM:  # the seat's own stream
                     j, st0, st1, st2, st3 = _draw_seat(turn, m, st0, st1, st2, st3)
-                else:
-                    j = choose_call(bot_kind[b], bots, b, buf, m, hands[turn], turn, bid, bidder,
-                                    bel_k[turn], bel_decl[turn])
+                else:  # BOT_HEURISTIC: kernel_lineup refuses any kind it does not declare
+                    j = botcalls.heuristic_call(buf, m, hands[turn], turn, bid, bidder,
+                                                bel_k[turn], bel_decl[turn], K, h_ctab, h_power,
+                                                bot_params[b])
                 call = buf[j]
                 if ncalls < max_calls:
                     o_calls[h, ncalls] = call
@@ -327,10 +327,14 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
                         j, st0, st1, st2, st3 = _draw_seat(seat, m, st0, st1, st2, st3)
                         card = nth_bit(allowed, j)
                     else:
-                        view = (trick_buf, who_played, rel, bid if bid >= 0 else bel_k[seat],
-                                bidder if bid >= 0 else bel_decl[seat])
-                        card = choose_card(bot_kind[b], bots, b, cards, allowed, hand,
-                                           hands[seat], seat, i, leader, view)
+                        kb = bid if bid >= 0 else bel_k[seat]
+                        db = bidder if bid >= 0 else bel_decl[seat]
+                        botcalls.heuristic_relations(rel, seat, hands[seat], kb, db, h_ctab,
+                                                     c_team_cards, who_played)
+                        card = botcalls.heuristic_card(
+                            allowed, hand, seat, h_ctab[kb, 2], trick_buf, i, leader, rel,
+                            who_played, suit, suit_mask, beat_mask, card_points, h_power,
+                            bot_params[b])
                     trick_buf[i] = card
                     who_played[card] = seat
                     left[seat] = hand & ~(ONE << np.uint64(card))
