@@ -1,10 +1,10 @@
-"""The declared table of kernel bot kinds, and the compiled dispatch the batch kernel calls.
+"""The declared table of kernel bot kinds, and the compiled decisions the batch kernel calls.
 
 A bot runs in the kernel when its class names a `kernel_kind` listed in `KERNEL_KINDS`; its
 compiled decisions fill the kernel's slots in `kopsim.engine.botcalls` when this module is
-imported (the random kind is a draw from the seat's stream, which the kernel makes itself). The kernel thus
-imports nothing from this package, and a line-up with an undeclared kind is refused here, before
-play (`kernel_lineup`), rather than played by some other bot.
+imported (the random kind is a draw from the seat's stream, which the kernel makes itself).
+The kernel thus imports nothing from this package, and a line-up with an undeclared kind is
+refused here, before play (`kernel_lineup`), rather than played by some other bot.
 """
 
 from __future__ import annotations

@@ -15,11 +15,10 @@ from numba import njit
 from ..bits import ONE, ZERO, allowed_cards, nth_bit, popcount
 from . import botcalls
 from .codes import (BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_SINGLE,
-                    TIER_INSTANT, TIER_OUT, WIN_OLD)
+                    TEAM_ALONE, TIER_INSTANT, TIER_OUT, WIN_OLD)
 from .draws import STREAM, draw, mix64
-from .steps import (believed_no_bid, classify, count_doubles, deal, dealt_contract, eval_preds,
-                    form_teams, no_bid_contract, pay_out, play_to_trick, price,
-                    tie_winner)
+from .steps import (classify, count_doubles, deal, eval_preds, form_teams, pay_out, play_to_trick,
+                    price, tie_winner)
 
 
 class Lineup(NamedTuple):
@@ -128,6 +127,7 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
     o_payouts, o_perm, o_calls, o_call_seat = out.payouts, out.perm, out.calls, out.call_seat
     o_ncalls, o_cards, o_leaders, o_twin = out.ncalls, out.cards, out.leaders, out.trick_winners
     n_hands = seeds.shape[0]
+    normal_k = t.normal_k
     K = c_team.shape[0]
     hs = nc // 4
     style = t.style
@@ -159,9 +159,49 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
         for i in range(nc):
             o_perm[h, i] = perm[i]
         eval_preds(elig, hands, dealer, p_op, p_mask, p_a, p_b, p_start, p_end, stack)
-        imp, imp_decl = no_bid_contract(no_bid, c_has_pred, c_team, elig, forehand)
-        believed_no_bid(no_bid, c_team, t.normal_k, elig, bel_k, bel_decl)
-        contract, declarer = dealt_contract(dealt, elig, forehand)
+        # --- the no-bid contract; what each seat can tell of it; a contract the deal makes
+        # (inline: as helpers returning pairs these cost the random line-up a tenth of its speed)
+        imp = -1
+        imp_decl = -1
+        for j in range(no_bid.shape[0]):
+            k = no_bid[j]
+            if not c_has_pred[k]:
+                imp = k
+                break
+            found = -1
+            for i in range(4):
+                s = (forehand + i) % 4
+                if elig[k, s]:
+                    found = s
+                    break
+            if found >= 0:
+                imp = k
+                if c_team[k] == TEAM_ALONE:
+                    imp_decl = found
+                break
+        for s in range(4):
+            bel_k[s] = normal_k
+            bel_decl[s] = -1
+            for j in range(no_bid.shape[0]):
+                k = no_bid[j]
+                if k == normal_k:
+                    break
+                if c_team[k] == TEAM_ALONE and elig[k, s]:
+                    bel_k[s] = k
+                    bel_decl[s] = s
+                    break
+        contract = -1
+        declarer = -1
+        for j in range(dealt.shape[0]):
+            k = dealt[j]
+            for i in range(4):
+                s = (forehand + i) % 4
+                if elig[k, s]:
+                    contract = k
+                    declarer = s
+                    break
+            if contract >= 0:
+                break
         # --- auction
         nd = 0
         ncalls = 0

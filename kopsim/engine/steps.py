@@ -17,7 +17,7 @@ from numba import njit
 
 from ..bits import ONE, ZERO, popcount
 from .codes import (MULT_OLD_LOST, MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL, P_AND, P_ANY,
-                    P_COUNT, P_NONE, P_OR, P_POS, TEAM_ALONE, TEAM_CALLED, TEAM_HOLDERS,
+                    P_COUNT, P_NONE, P_OR, P_POS, TEAM_CALLED, TEAM_HOLDERS,
                     TIER_LONE, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE, WIN_NOBODY,
                     WIN_OLD, WIN_YOUNG)
 from .draws import draw
@@ -91,66 +91,6 @@ def eval_preds(elig, hands, dealer, p_op, p_mask, p_a, p_b, p_start, p_end, stac
         for s in range(4):
             elig[p, s] = eval_pred(p, hands[s], (s - dealer + 3) % 4, p_op, p_mask, p_a, p_b,
                                    p_start, p_end, stack)
-
-
-# ----------------------------------------------------------------------- contracts without bids
-
-
-@njit(cache=True, inline='always')
-def no_bid_contract(no_bid, c_has_pred, c_team, elig, forehand):
-    """(contract, declarer) if nobody bids: the first no-bid contract someone's hand makes
-    (from forehand round), its declarer if it is played alone, else -1."""
-    contract = -1
-    declarer = -1
-    for j in range(no_bid.shape[0]):
-        k = np.int64(no_bid[j])
-        if not c_has_pred[k]:
-            contract = k
-            break
-        for i in range(4):
-            s = (forehand + i) % 4
-            if elig[k, s]:
-                contract = k
-                declarer = s if c_team[k] == TEAM_ALONE else -1
-                break
-        if contract >= 0:
-            break
-    return contract, declarer
-
-
-@njit(cache=True, inline='always')
-def believed_no_bid(no_bid, c_team, normal_k, elig, bel_k, bel_decl):
-    """What each seat can tell of the no-bid contract from its own hand: an alone contract
-    listed before the open one that its hand makes it the player of, else the open one."""
-    for s in range(4):
-        bel_k[s] = normal_k
-        bel_decl[s] = -1
-        for j in range(no_bid.shape[0]):
-            k = no_bid[j]
-            if k == normal_k:
-                break
-            if c_team[k] == TEAM_ALONE and elig[k, s]:
-                bel_k[s] = k
-                bel_decl[s] = s
-                break
-
-
-@njit(cache=True, inline='always')
-def dealt_contract(dealt, elig, forehand):
-    """(contract, declarer) of a contract made by the deal itself (no auction), else (-1, -1)."""
-    contract = -1
-    declarer = -1
-    for j in range(dealt.shape[0]):
-        k = np.int64(dealt[j])
-        for i in range(4):
-            s = (forehand + i) % 4
-            if elig[k, s]:
-                contract = k
-                declarer = s
-                break
-        if contract >= 0:
-            break
-    return contract, declarer
 
 
 # ------------------------------------------------------------------------------ teams and play
