@@ -19,9 +19,11 @@ import numpy as np
 from numba import njit
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..engine.codes import BOT_HEURISTIC
+from ..engine.reference import Observation
+from ..engine.steps import play_to_trick
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
-from ..engine.reference import Observation
 
 # parameter vector layout (kernel rows and Params share it)
 P_SOLO, P_DU, P_CICHA, P_DOUBLE, P_REDOUBLE, P_TEAM_DOUBLE, P_SMEAR = range(7)
@@ -67,15 +69,15 @@ def heuristic_tables(cr: CompiledRules) -> tuple[np.ndarray, np.ndarray]:
         for group in o.plain.values():
             for i, c in enumerate(group):
                 power[oi, index[c]] = (0.55, 0.2)[i] if i < 2 else 0.05
-    a = cr.arrays
+    a = cr.tables
     K = len(cr.contract_names)
     ctab = np.zeros((K, 7), np.int64)
     for k in range(K):
-        ctab[k, 0] = a["c_team"][k]
-        ctab[k, 1] = a["c_all_tricks"][k]
-        ctab[k, 2] = a["c_order"][k]
-        ctab[k, 3] = a["c_instant"][k]
-        ctab[k, 4] = a["bid_pos"][k]
+        ctab[k, 0] = a.c_team[k]
+        ctab[k, 1] = a.c_all_tricks[k]
+        ctab[k, 2] = a.c_order[k]
+        ctab[k, 3] = a.c_instant[k]
+        ctab[k, 4] = a.bid_pos[k]
     return power, ctab
 
 
@@ -248,15 +250,14 @@ def heur_card(legal, hand, seat, o, trick, n_in_trick, leader, rel, who_played,
             if (legal >> np.uint64(c)) & one and suit[o, c] != 0 and power[o, c] >= 0.5:
                 return c
         return _pick(legal, o, power, card_points, nc, WEAKEST)
-    led = suit[o, trick[0]]
-    w = trick[0]
+    led = 0
+    w = 0
     wpos = 0
-    pts = card_points[trick[0]]
-    for i in range(1, n_in_trick):
-        pts += card_points[trick[i]]
-        if (beat_mask[o, led, w] >> np.uint64(trick[i])) & one:
-            w = trick[i]
-            wpos = i
+    pts = 0.0
+    for i in range(n_in_trick):
+        c = trick[i]
+        pts += card_points[c]
+        led, w, wpos = play_to_trick(i, c, i, suit[o, c], beat_mask[o, led, w], led, w, wpos)
     wseat = (leader + wpos) % 4
     last = n_in_trick == 3
     beaters = legal & beat_mask[o, led, w]
@@ -309,7 +310,7 @@ def _pick(mask, o, power, card_points, nc, how):
 class HeuristicBot:
     name = "heuristic"
     Params = HeuristicParams
-    kernel_kind = 1
+    kernel_kind = BOT_HEURISTIC  # runs in the batch kernel (heur_call, heur_card)
 
     def __init__(self, params: HeuristicParams, hand_seed: int, seat: int, rules=None):
         self.params = params
@@ -328,7 +329,7 @@ class HeuristicBot:
 
     def act(self, obs: Observation) -> str:
         cr, power, ctab = self._compiled()
-        a = cr.arrays
+        a = cr.tables
         index = {c: i for i, c in enumerate(cr.cards)}
         K = len(cr.contract_names)
         dealt = _mask(obs.dealt, index)
@@ -351,7 +352,7 @@ class HeuristicBot:
         else:
             k, decl = normal, -1
         rel = np.zeros(4, np.int64)
-        relations(rel, obs.seat, dealt, k, decl, ctab, a["c_team_cards"].astype(np.int64), who)
+        relations(rel, obs.seat, dealt, k, decl, ctab, a.c_team_cards.astype(np.int64), who)
         cur = obs.tricks[-1] if obs.tricks and obs.tricks[-1].winner is None else None
         trick = np.zeros(4, np.int64)
         n = 0
@@ -364,7 +365,7 @@ class HeuristicBot:
         legal = _mask(obs.legal_actions, index)
         hand = _mask(obs.hand, index)
         c = heur_card(np.uint64(legal), np.uint64(hand), obs.seat, ctab[k, 2], trick, n, leader,
-                      rel, who, a["suit"], a["suit_mask"], a["beat_mask"], a["card_points"],
+                      rel, who, a.suit, a.suit_mask, a.beat_mask, a.card_points,
                       power, self.prm)
         return cr.cards[c]
 

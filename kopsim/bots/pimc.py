@@ -20,11 +20,12 @@ import random
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..rules.cache import compiled
-from ..rules.compile import CompiledRules
 from ..engine.reference import Deal, IllegalAction, Observation, State, old_side_of
 from ..engine.rng import Stream
 from ..engine.scoring import score
+from ..engine.steps import play_to_trick
+from ..rules.cache import compiled
+from ..rules.compile import CompiledRules
 
 
 class PimcParams(BaseModel):
@@ -208,18 +209,18 @@ def payout_of_contract(cr: CompiledRules, deal: Deal, contract: str, declarer: i
 
 
 def _line_result(cr: CompiledRules, k: int, leader: int, line: list[int]):
-    a = cr.arrays
-    o = int(a["c_order"][k])
+    a = cr.tables
+    o = int(a.c_order[k])
     points = [0.0] * 4
     tricks = [0] * 4
     for t in range(0, len(line), 4):
         cards = line[t:t + 4]
-        led = int(a["suit"][o, cards[0]])
-        w, wseat = cards[0], leader
-        for j, c in enumerate(cards[1:], start=1):
-            if (int(a["beat_mask"][o, led, w]) >> c) & 1:
-                w, wseat = c, (leader + j) % 4
-        points[wseat] += sum(float(a["card_points"][c]) for c in cards)
+        led = w = 0
+        wseat = leader
+        for j, c in enumerate(cards):
+            led, w, wseat = (int(x) for x in play_to_trick(j, c, (leader + j) % 4, a.suit[o, c],
+                                                           a.beat_mask[o, led, w], led, w, wseat))
+        points[wseat] += sum(float(a.card_points[c]) for c in cards)
         tricks[wseat] += 1
         leader = wseat
     return points, tricks

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from ..engine.codes import BOT_RANDOM
 from ..engine.reference import Observation
 from ..engine.rng import Stream
 
@@ -18,7 +19,7 @@ class RandomBot:
 
     name = "random"
     Params = RandomParams
-    kernel_kind = 0  # runs in the batch kernel
+    kernel_kind = BOT_RANDOM  # in the kernel: a draw from the seat's stream
 
     def __init__(self, params: RandomParams, hand_seed: int, seat: int, rules=None):
         self.rng = Stream(hand_seed, 1 + seat)
@@ -30,3 +31,4 @@ class RandomBot:
     def act(self, obs: Observation) -> str:
         legal = obs.legal_actions
         return legal[self.rng.choice(len(legal))]
+

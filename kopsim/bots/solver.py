@@ -5,7 +5,7 @@ The value of a position is the old side's payout per old seat minus the young si
 young seat at the end of the hand. Payouts are a non-linear function of the card points and tricks
 each side has taken (win threshold, ties, schneider/schwarz tiers, doubles, multipliers), so the
 search carries both sides' points and tricks down to the end of the hand and prices the leaves
-exactly as the batch kernel (`kopsim.batch`) scores a hand.
+exactly as the batch kernel (`kopsim.engine.kernel`) scores a hand.
 
 The search is a fail-soft alpha-beta minimax over single cards, written as one iterative numba
 function with an explicit stack (no calls, hence no reference counting in the hot loop), with a
@@ -20,16 +20,18 @@ kernel's arithmetic. `brute_force` is a plain-Python minimax over the reference 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
+from ..engine.codes import (N_PRICED_TIERS, TIER_NAMES, TIER_OUT, WIN_NOBODY, WIN_OLD,
+                            WIN_YOUNG, WINNER_NAMES)
+from ..engine.steps import (classify, count_doubles, outcome_slot, pay_out, play_to_trick, price,
+                            tie_winner)
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
-from ..engine.scoring import counted_doubles, distribute
 
 HMUL1 = np.uint64(0x9E3779B97F4A7C15)
 HMUL2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -49,40 +51,6 @@ N_F = 8
 # ------------------------------------------------------------------------------ scalar helpers
 
 
-@njit(cache=True, inline='always')
-def _classify(opts, ypts, otr, ytr, win_points, smax, all_tricks, tie_code, lone_won, lone_lost):
-    """(winner, tier) of a finished hand, as the batch kernel decides them.
-    winner: 0 old, 1 young, 2 nobody; tier: 0 out, 1 schneider, 2 schwarz, 3 lone, 4 tie."""
-    tie = False
-    if all_tricks:
-        w = 0 if ytr == 0 else 1
-    elif opts >= win_points:
-        w = 0
-    elif opts == ypts:
-        tie = True
-        w = tie_code
-    else:
-        w = 1
-    if tie:
-        tier = 4
-    elif (w == 0 and lone_won) or (w == 1 and lone_lost):
-        tier = 3
-    else:
-        if w == 0:
-            lp = ypts
-            lt = ytr
-        else:
-            lp = opts
-            lt = otr
-        if lt == 0:
-            tier = 2
-        elif lp <= smax:
-            tier = 1
-        else:
-            tier = 0
-    return w, tier
-
-
 @njit(cache=True)
 def _classify_many(opts, ypts, otr, ytr, tparams, out):
     win_points = tparams[0]
@@ -92,8 +60,8 @@ def _classify_many(opts, ypts, otr, ytr, tparams, out):
     lone_won = tparams[4] != 0.0
     lone_lost = tparams[5] != 0.0
     for i in range(opts.shape[0]):
-        w, t = _classify(opts[i], ypts[i], otr[i], ytr[i], win_points, smax, all_tricks,
-                         tie_code, lone_won, lone_lost)
+        w, t = classify(opts[i], ypts[i], otr[i], ytr[i], win_points, smax, all_tricks, tie_code,
+                        lone_won, lone_lost)
         out[i, 0] = w
         out[i, 1] = t
 
@@ -144,9 +112,9 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask,
             if pos == 0:
                 n = popcount(rem)
                 if n == 0:
-                    w, t = _classify(s_f[d, F_OPTS], s_f[d, F_YPTS], s_i[d, I_OTR], s_i[d, I_YTR],
-                                     win_points, smax, all_tricks, tie_code, lone_won, lone_lost)
-                    v = vtab[w * 5 + t]
+                    w, t = classify(s_f[d, F_OPTS], s_f[d, F_YPTS], s_i[d, I_OTR], s_i[d, I_YTR],
+                                    win_points, smax, all_tricks, tie_code, lone_won, lone_lost)
+                    v = vtab[outcome_slot(w, t)]
                     mode = 2
                     continue
                 if n == 4:
@@ -167,12 +135,8 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask,
                         else:
                             c = lowbit_index(h3 & rem)
                         tp += cpts[c]
-                        if i == 0:
-                            led = suit[c]
-                            wcard = c
-                        elif (beat[led, wcard] >> np.uint64(c)) & ONE:
-                            wcard = c
-                            wseat = seat
+                        led, wcard, wseat = play_to_trick(i, c, seat, suit[c], beat[led, wcard],
+                                                          led, wcard, wseat)
                     opts = s_f[d, F_OPTS]
                     ypts = s_f[d, F_YPTS]
                     otr = s_i[d, I_OTR]
@@ -183,9 +147,9 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask,
                     else:
                         ypts += tp
                         ytr += 1
-                    w, t = _classify(opts, ypts, otr, ytr, win_points, smax, all_tricks,
-                                     tie_code, lone_won, lone_lost)
-                    v = vtab[w * 5 + t]
+                    w, t = classify(opts, ypts, otr, ytr, win_points, smax, all_tricks,
+                                    tie_code, lone_won, lone_lost)
+                    v = vtab[outcome_slot(w, t)]
                     mode = 2
                     continue
                 # transposition table: trick boundaries with two or more tricks to go
@@ -305,17 +269,10 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask,
             s_rem[e] = s_rem[d] & ~(ONE << np.uint64(c))
             tp = s_f[d, F_TPTS] + cpts[c]
             leader = s_i[d, I_LEADER]
-            if pos == 0:
-                led = np.int64(suit[c])
-                wcard = c
-                wseat = seat
-            else:
-                led = s_i[d, I_LED]
-                wcard = s_i[d, I_WCARD]
-                wseat = s_i[d, I_WSEAT]
-                if (beat[led, wcard] >> np.uint64(c)) & ONE:
-                    wcard = c
-                    wseat = seat
+            led = s_i[d, I_LED]
+            wcard = s_i[d, I_WCARD]
+            led, wcard, wseat = play_to_trick(pos, c, seat, suit[c], beat[led, wcard], led, wcard,
+                                              s_i[d, I_WSEAT])
             opts = s_f[d, F_OPTS]
             ypts = s_f[d, F_YPTS]
             otr = s_i[d, I_OTR]
@@ -411,13 +368,9 @@ def _solve_all(root_i, root_f, root_rem, hands, old_mask,
             ci = cur_i.copy()
             cf = cur_f.copy()
             tp = cf[F_TPTS] + cpts[c]
-            if pos == 0:
-                ci[I_LED] = suit[c]
-                ci[I_WCARD] = c
-                ci[I_WSEAT] = seat
-            elif (beat[led, wcard] >> np.uint64(c)) & ONE:
-                ci[I_WCARD] = c
-                ci[I_WSEAT] = seat
+            ci[I_LED], ci[I_WCARD], ci[I_WSEAT] = play_to_trick(pos, c, seat, suit[c],
+                                                                beat[led, wcard], led, wcard,
+                                                                cur_i[I_WSEAT])
             if pos == 3:
                 ws = ci[I_WSEAT]
                 if (old_mask >> ws) & 1:
@@ -490,8 +443,8 @@ class _Prepared:
     """Everything about a contract and its sides that does not change during the play."""
 
     tparams: np.ndarray  # win points, schneider max, all tricks, tie winner, lone won/lost
-    vtab: np.ndarray  # value by winner * 5 + tier
-    ptab: np.ndarray  # payouts [winner, tier, seat]
+    vtab: np.ndarray  # value by outcome_slot(winner, tier)
+    ptab: np.ndarray  # payouts [winner - WIN_NOBODY, tier, seat]
     counted: int
     last: int
 
@@ -504,46 +457,29 @@ def side_value(pay, old_mask: int) -> float:
 
 
 def _prepare(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> _Prepared:
-    a = cr.arrays
+    """The contract's outcome table: (winner, tier) -> payouts and value, through the compiled
+    steps the kernel scores with (count_doubles, tie_winner, price, pay_out)."""
+    t = cr.tables
     k = contract
-    old_side = [s for s in range(4) if (old_mask >> s) & 1]
-    counted, last_side = counted_doubles([int(x) for x in double_seats], old_side,
-                                         int(a["c_max_doubles"][k]))
-    last = {"old": 0, "young": 1, None: -1}[last_side]
-    params, fparams = a["params"], a["fparams"]
-    tie_nobody = params[6] == 1
-    factor, win_points, smax, tie_value = (float(x) for x in fparams[:4])
-    if tie_nobody:
-        tie_code = 2
-    elif counted > 0:
-        tie_code = 1 if last == 0 else 0
-    else:
-        tie_code = 1
+    seats = np.array([int(x) for x in double_seats] or [0], np.int64)
+    counted, last = count_doubles(seats, len(double_seats), old_mask, int(t.c_max_doubles[k]))
     n_old = bin(old_mask).count("1")
-    tparams = np.array([win_points, smax, 1.0 if a["c_all_tricks"][k] else 0.0, tie_code,
-                        1.0 if n_old == 1 and not a["c_won_tiered"][k] else 0.0,
-                        1.0 if n_old == 1 and not a["c_lost_tiered"][k] else 0.0], np.float64)
-    vtab = np.zeros(15, np.float64)
-    ptab = np.zeros((3, 5, 4), np.float64)
-    for w in (0, 1):
-        for tier in range(5):
-            ti = 0 if tier == 3 else tier
-            v = float(a["c_won"][k, ti] if w == 0 else a["c_lost"][k, ti])
-            if tier == 4 and counted == 0 and not math.isnan(tie_value):
-                v = tie_value
-            for _ in range(counted):
-                v *= factor
-            v *= float(a["c_mult"][k, 1] if w == 0 else a["c_mult"][k, 0])
-            if tier == 4:
-                v *= float(a["c_mult"][k, 2])
-            pay = distribute(cr.rules, v, ("old", "young")[w], old_side)
-            ptab[w, tier] = pay
-            vtab[w * 5 + tier] = side_value(pay, old_mask)
+    tparams = np.array([t.win_points, t.schneider_max, 1.0 if t.c_all_tricks[k] else 0.0,
+                        tie_winner(t.tie_nobody, counted, last),
+                        1.0 if n_old == 1 and not t.c_won_tiered[k] else 0.0,
+                        1.0 if n_old == 1 and not t.c_lost_tiered[k] else 0.0], np.float64)
+    vtab = np.zeros(3 * N_PRICED_TIERS, np.float64)
+    ptab = np.zeros((3, N_PRICED_TIERS, 4), np.float64)
+    for w in (WIN_OLD, WIN_YOUNG):
+        for tier in range(N_PRICED_TIERS):
+            v = price(t.c_won, t.c_lost, t.c_mult, k, w, tier, counted, t.tie_value, t.factor)
+            pay = np.zeros(4, np.float64)
+            pay_out(pay, v, w, old_mask, t.zero_sum)
+            ptab[w - WIN_NOBODY, tier] = pay
+            vtab[outcome_slot(w, tier)] = side_value(pay, old_mask)
     return _Prepared(tparams, vtab, ptab, counted, last)
 
 
-TIER_NAMES = ("out", "schneider", "schwarz", "lone", "tie")
-WINNER_NAMES = ("old", "young", None)
 
 
 def terminal_outcome(cr: CompiledRules, contract: int, old_mask: int, double_seats,
@@ -558,20 +494,20 @@ def terminal_outcome(cr: CompiledRules, contract: int, old_mask: int, double_sea
     _classify_many(np.array([opts]), np.array([ypts]), np.array([otr], np.int64),
                    np.array([ytr], np.int64), prep.tparams, out)
     w, t = int(out[0, 0]), int(out[0, 1])
-    return (WINNER_NAMES[w], TIER_NAMES[t], tuple(float(x) for x in prep.ptab[w, t]),
-            float(prep.vtab[w * 5 + t]))
+    return (WINNER_NAMES[w], TIER_NAMES[t], tuple(float(x) for x in prep.ptab[w - WIN_NOBODY, t]),
+            float(prep.vtab[outcome_slot(w, t)]))
 
 
 class _Tables:
     """Per (ruleset, order) arrays for the search, kept in the rules cache."""
 
     def __init__(self, cr: CompiledRules, order: int):
-        a = cr.arrays
+        a = cr.tables
         nc = cr.n_cards
-        self.suit = np.ascontiguousarray(a["suit"][order].astype(np.int64))
-        self.suit_mask = np.ascontiguousarray(a["suit_mask"][order])
-        self.beat = np.ascontiguousarray(a["beat_mask"][order])
-        self.cpts = np.ascontiguousarray(a["card_points"], np.float64)
+        self.suit = np.ascontiguousarray(a.suit[order].astype(np.int64))
+        self.suit_mask = np.ascontiguousarray(a.suit_mask[order])
+        self.beat = np.ascontiguousarray(a.beat_mask[order])
+        self.cpts = np.ascontiguousarray(a.card_points, np.float64)
         # strength: how many cards of the deck this card beats when it leads (trumps above all)
         strength = np.zeros(nc, np.float64)
         for c in range(nc):
@@ -623,7 +559,7 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     masks of the cards each seat still holds; `trick` the cards already played to the current
     trick, led by `leader`. `moves=False` / `line=False` skip move values / the best line."""
     cr = compiled(cr)
-    a = cr.arrays
+    a = cr.tables
     contract = int(contract)
     old_mask = int(old_mask) & 15
     prep = _prepare(cr, contract, old_mask, double_seats)
@@ -633,14 +569,16 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     ypts = sum(points[s] for s in range(4) if not (old_mask >> s) & 1)
     otr = sum(tricks[s] for s in range(4) if (old_mask >> s) & 1)
     ytr = sum(tricks[s] for s in range(4) if not (old_mask >> s) & 1)
-    if a["c_instant"][contract]:
-        # won at once, without play
-        v = float(prep.vtab[0])
+    if a.c_instant[contract]:
+        # won at once, without play: at the out price, without doubles or multipliers
+        pay = np.zeros(4, np.float64)
+        pay_out(pay, a.c_won[contract, TIER_OUT], WIN_OLD, old_mask, a.zero_sum)
+        v = side_value(pay, old_mask)
         return SolveResult(v, [], {}, 0, None)
     trick = [int(c) for c in trick]
     hands_arr = np.array([int(h) for h in hands], np.uint64)
     _check_position(cr, hands_arr, int(leader), trick)
-    t = _tables(cr, int(a["c_order"][contract]))
+    t = _tables(cr, int(a.c_order[contract]))
     # --- the root state: replay the open trick
     seat = leader = int(leader)
     led = wcard = 0
@@ -648,10 +586,8 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     tpts = 0.0
     for i, c in enumerate(trick):
         tpts += t.cpts[c]
-        if i == 0:
-            led, wcard = int(t.suit[c]), c
-        elif (int(t.beat[led, wcard]) >> c) & 1:
-            wcard, wseat = c, seat
+        led, wcard, wseat = (int(x) for x in play_to_trick(i, c, seat, t.suit[c],
+                                                           t.beat[led, wcard], led, wcard, wseat))
         seat = (seat + 1) % 4
     root_i = np.zeros(N_I, np.int64)
     root_i[[I_SEAT, I_POS, I_LEADER, I_LED, I_WCARD, I_WSEAT, I_OTR, I_YTR]] = \
@@ -717,7 +653,7 @@ def brute_force(cr: CompiledRules, contract: int, old_mask: int, hands, leader: 
                 with_moves: bool = False):
     """Plain minimax, no pruning and no table, on the reference engine's rules: legal cards from
     `kopsim.engine.reference.legal_cards`, trick winners from `CardOrder`, payouts from
-    `kopsim.scoring.score`. Returns the value (and, with_moves, {card index: value})."""
+    `kopsim.engine.scoring.score`. Returns the value (and, with_moves, {card index: value})."""
     from ..engine.scoring import score
 
     rules = cr.rules

@@ -7,26 +7,29 @@ rule question the kernel asks in its inner loop is a table look-up:
 * `beat_mask[o, s, w]`: the cards that beat card w in a trick led in suit s;
 * predicates (who may bid what) become a small postfix program, evaluated once per seat and hand.
 
-Calls are integer codes: 0 pass, 1 ask, 2 + k bid of contract k, 2 + K + d the d-th double name.
+Calls are integer codes (`kopsim.engine.codes`): CALL_PASS, CALL_ASK, CALL_BID + k the bid of
+contract k, CALL_BID + K + d the d-th double name. Everything the compiled core reads is in
+`CompiledRules.tables`, one typed `RuleTables`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from ..engine.codes import (CALL_ASK, CALL_BID, CALL_PASS, MULT_NAMES, N_PRICED_TIERS, P_ALL,
+                            P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR, P_POS, STYLE_NAMES,
+                            TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ,
+                            TIER_TIE, WINNER_NAMES)
+from ..engine.tables import RuleTables
 from .model import POSITIONS, Predicate, Ruleset
 from .validate import max_auction_calls
 
-CALL_PASS, CALL_ASK = 0, 1
-TEAM_CODES = {"holders": 0, "called": 1, "alone": 2}
-STYLE_CODES = {"open": 0, "ask": 1, "single": 2}
-TIERS = ("out", "schneider", "schwarz", "lone", "tie", "instant")
-WINNERS = {0: "old", 1: "young", -1: None}
-
-# predicate opcodes
-P_ALL, P_ANY, P_NONE, P_COUNT, P_POS, P_AND, P_OR, P_NOT = range(8)
+TEAM_CODES = {name: code for code, name in enumerate(TEAM_NAMES)}
+STYLE_CODES = {name: code for code, name in enumerate(STYLE_NAMES)}
+TIERS = TIER_NAMES
+WINNERS = WINNER_NAMES
 
 
 def _mask(cards: list[str], index: dict[str, int]) -> int:
@@ -42,13 +45,27 @@ class CompiledRules:
     cards: list[str]
     contract_names: list[str]
     call_names: list[str]
-    arrays: dict[str, np.ndarray] = field(default_factory=dict)
+    tables: RuleTables
     max_calls: int = 0
     sha256: str = ""
 
     @property
     def n_cards(self) -> int:
         return len(self.cards)
+
+    @property
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The tables' arrays by name, for Python readers; `params` (ints: style, passes to
+        end, passes to end without a call, doubles without a bid, chain length, zero-sum, tie
+        nobody wins, predicate stack depth) and `fparams` (floats: doubling factor, win points,
+        schneider maximum, tie value without a double) are the scalar settings as arrays."""
+        t = self.tables
+        out = {k: v for k, v in t._asdict().items() if isinstance(v, np.ndarray)}
+        out["params"] = np.array([t.style, t.end_after_passes, t.end_after_passes_without_call,
+                                  t.cap_without_bid, t.n_chain, t.zero_sum, t.tie_nobody,
+                                  t.pred_stack], np.int64)
+        out["fparams"] = np.array([t.factor, t.win_points, t.schneider_max, t.tie_value])
+        return out
 
 
 def _compile_predicates(preds: list[Predicate | None], index: dict[str, int]):
@@ -102,16 +119,11 @@ def _compile_predicates(preds: list[Predicate | None], index: dict[str, int]):
     return program, stack_size
 
 
-def compile_rules(r: Ruleset) -> CompiledRules:
-    cards = r.cards()
-    index = {c: i for i, c in enumerate(cards)}
-    nc = len(cards)
-    contracts = list(r.contracts)
-    kidx = {n: i for i, n in enumerate(contracts)}
-    K = len(contracts)
+def _card_order_tables(r: Ruleset, index: dict[str, int]):
+    """(suit, suit_mask, beat_mask) of every card order: a card's suit group (0 trumps), the
+    cards of each group, and the cards that beat each card in a trick led in each group."""
+    nc = len(index)
     order_names = list(r.orders)
-
-    # --- card orders
     n_orders = len(order_names)
     max_groups = 1 + max(len(o.plain) for o in r.orders.values())
     suit = np.zeros((n_orders, nc), np.int8)
@@ -141,6 +153,19 @@ def compile_rules(r: Ruleset) -> CompiledRules:
                     if strength(c) > strength(w):
                         m |= 1 << c
                 beat_mask[oi, led, w] = np.uint64(m)
+    return suit, suit_mask, beat_mask
+
+
+def compile_rules(r: Ruleset) -> CompiledRules:
+    cards = r.cards()
+    index = {c: i for i, c in enumerate(cards)}
+    nc = len(cards)
+    contracts = list(r.contracts)
+    kidx = {n: i for i, n in enumerate(contracts)}
+    K = len(contracts)
+    order_names = list(r.orders)
+
+    suit, suit_mask, beat_mask = _card_order_tables(r, index)
 
     # --- predicates: contract eligibility first, then restriction holdings
     preds: list[Predicate | None] = [r.contracts[n].eligible for n in contracts]
@@ -155,8 +180,8 @@ def compile_rules(r: Ruleset) -> CompiledRules:
     max_team = max([len(c.team_cards) for c in r.contracts.values()] + [1])
     team_cards = np.full((K, max_team), -1, np.int8)
     team_mask = np.zeros(K, np.uint64)
-    won = np.zeros((K, 5), np.float64)  # out, schneider, schwarz, (unused), tie
-    lost = np.zeros((K, 5), np.float64)
+    won = np.zeros((K, N_PRICED_TIERS), np.float64)  # by tier; the lone column is unused
+    lost = np.zeros((K, N_PRICED_TIERS), np.float64)
     won_tiered = np.zeros(K, np.bool_)
     lost_tiered = np.zeros(K, np.bool_)
     mult = np.ones((K, 3), np.float64)  # old_side_lost, old_side_won, tie
@@ -169,12 +194,11 @@ def compile_rules(r: Ruleset) -> CompiledRules:
             if price is None:
                 continue
             tiered[k] = price.tiered
-            for t, tier in enumerate(("out", "schneider", "schwarz")):
-                arr[k, t] = price.value(tier)
-            arr[k, 4] = price.value("tie")
+            for t in (TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE):
+                arr[k, t] = price.value(TIER_NAMES[t])
         for m in r.scoring.multipliers:
             if m.contracts is None or n in m.contracts:
-                mult[k, ("old_side_lost", "old_side_won", "tie").index(m.when)] *= m.factor
+                mult[k, MULT_NAMES.index(m.when)] *= m.factor
     A = r.auction
     res = A.restrictions
     forbid = np.zeros(len(res), np.uint64)
@@ -190,17 +214,21 @@ def compile_rules(r: Ruleset) -> CompiledRules:
             elif name == "double":
                 forbid_double[i] = True
             else:
-                m |= 1 << (2 + kidx[name])
+                m |= 1 << (CALL_BID + kidx[name])
         forbid[i] = np.uint64(m)
 
     chain = r.doubling.names
     call_names = ["pass", A.ask_call] + contracts + list(chain)
     max_calls = max_auction_calls(r)
 
-    arrays = dict(
+    no_bid = [kidx[n] for n in A.no_bid]
+    open_no_bid = [k for k in no_bid if r.contracts[contracts[k]].eligible is None]
+    tables = RuleTables(
+        n_cards=nc,
         card_points=np.array([r.deck.card_points(c) for c in cards], np.float64),
         suit=suit, suit_mask=suit_mask, beat_mask=beat_mask,
         p_op=p_op, p_mask=p_mask, p_a=p_a, p_b=p_b, p_start=p_start, p_end=p_end,
+        pred_stack=int(pred_stack),
         bids=np.array([kidx[n] for n in bids], np.int16),
         bid_pos=bid_pos,
         c_first_call_only=np.array([r.contracts[n].first_call_only for n in contracts], np.bool_),
@@ -215,24 +243,23 @@ def compile_rules(r: Ruleset) -> CompiledRules:
                                       for n in contracts], np.bool_),
         c_has_pred=np.array([r.contracts[n].eligible is not None for n in contracts], np.bool_),
         c_won=won, c_lost=lost, c_won_tiered=won_tiered, c_lost_tiered=lost_tiered, c_mult=mult,
-        no_bid=np.array([kidx[n] for n in A.no_bid], np.int16),
+        normal_k=int(open_no_bid[0]) if open_no_bid else -1,
+        style=STYLE_CODES[A.style], end_after_passes=int(A.end_after_passes),
+        end_after_passes_without_call=int(A.end_after_passes_without_call),
+        cap_without_bid=int(r.cap_without_bid()), n_chain=len(chain), max_calls=int(max_calls),
+        no_bid=np.array(no_bid, np.int16),
         dealt=np.array([kidx[n] for n in A.dealt], np.int16),
         r_forbid=forbid, r_forbid_double=forbid_double,
         r_has_holding=np.array([x.holding is not None for x in res], np.bool_),
         r_first_call=np.array([tri(x.first_call) for x in res], np.int8),
         r_bid_in_force=np.array([tri(x.bid_in_force) for x in res], np.int8),
         r_asked=np.array([tri(x.asked) for x in res], np.int8),
-        # scalars, in two arrays so that everything crosses into numba the same way; params[7] is
-        # the stack depth the predicate programs need (the kernel sizes its scratch from it)
-        params=np.array([
-            STYLE_CODES[A.style], A.end_after_passes, A.end_after_passes_without_call,
-            r.cap_without_bid(), len(chain), 1 if r.scoring.style == "zero_sum" else 0,
-            1 if r.scoring.tie == "nobody_wins" else 0, pred_stack,
-        ], np.int64),
-        fparams=np.array([
-            r.doubling.factor, r.win_points(), r.scoring.schneider_max_points,
-            np.nan if r.scoring.tie_value_without_double is None
-            else r.scoring.tie_value_without_double,
-        ], np.float64),
+        follow_suit=bool(r.play.follow_suit), trump_when_void=bool(r.play.trump_when_void),
+        must_beat=bool(r.play.must_beat),
+        zero_sum=r.scoring.style == "zero_sum", tie_nobody=r.scoring.tie == "nobody_wins",
+        factor=float(r.doubling.factor), win_points=float(r.win_points()),
+        schneider_max=float(r.scoring.schneider_max_points),
+        tie_value=(np.nan if r.scoring.tie_value_without_double is None
+                   else float(r.scoring.tie_value_without_double)),
     )
-    return CompiledRules(r, cards, contracts, call_names, arrays, max_calls, r.sha256())
+    return CompiledRules(r, cards, contracts, call_names, tables, max_calls, r.sha256())

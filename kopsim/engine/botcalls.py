@@ -1,0 +1,21 @@
+"""Slots for the compiled decisions of the kernel bot kinds, filled by the bots package.
+
+The kernel reads its bots' decisions from this module's attributes, which numba resolves when it
+compiles the kernel; `kopsim.bots.kernel` fills them when it is imported (before any line-up can
+reach the kernel) and declares the kinds in `KERNEL_KINDS`, refusing any other kind. So the kernel
+imports no bot, and the calls stay plain compiled calls with array arguments: handing the
+decisions' tables over in a tuple instead was measured to cost a third of the heuristic's speed.
+
+The random kind (`BOT_RANDOM`) has no slot: its decision is a draw from the seat's own stream of
+the hand seed, which the kernel holds (and must, for the reference `RandomBot` to draw the same).
+"""
+
+from __future__ import annotations
+
+# BOT_HEURISTIC: heuristic_call(calls, m, hand, seat, bid, bidder, believed_k, believed_decl, K,
+# ctab, power, params) -> index of the call; heuristic_relations(rel, seat, dealt, k, decl, ctab,
+# team_cards, who_played) fills rel; heuristic_card(allowed, hand, seat, order, trick, pos,
+# leader, rel, who_played, suit, suit_mask, beat_mask, card_points, power, params) -> card
+heuristic_call = None
+heuristic_relations = None
+heuristic_card = None

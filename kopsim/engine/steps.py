@@ -1,0 +1,250 @@
+"""One compiled statement of each rule, in the order a hand is played.
+
+The batch kernel is a loop over these steps; the solver and the kernel bots call the same ones
+(the trick winner, the classification of a finished hand, its pricing and payment), so each rule
+has one compiled definition. `kopsim.engine.reference` and `kopsim.engine.scoring` are the independent plain-Python
+statement of the same rules, and the tests play both and compare.
+
+The steps take scalars and the few arrays they read, never a whole named tuple: numba counts a
+reference for every array of a tuple handed to a helper, which the kernel's inner loop cannot pay
+(measured: ten times slower). They are inlined into their callers (`inline='always'`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import ONE, ZERO, popcount
+from .codes import (MULT_OLD_LOST, MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL, P_AND, P_ANY,
+                    P_COUNT, P_NONE, P_OR, P_POS, TEAM_CALLED, TEAM_HOLDERS,
+                    TIER_LONE, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE, WIN_NOBODY,
+                    WIN_OLD, WIN_YOUNG)
+from .draws import draw
+
+
+# ------------------------------------------------------------------------------------- the deal
+
+
+@njit(cache=True, inline='always')
+def deal(perm, hands, state, dealer):
+    """Shuffle the deck from the deal's stream and deal it out one card at a time from the
+    dealer's left: perm[i] is the i-th card dealt, hands[s] seat s's mask."""
+    nc = perm.shape[0]
+    for i in range(nc):
+        perm[i] = i
+    for i in range(nc - 1, 0, -1):
+        j, state = draw(state, i + 1)
+        c = perm[i]
+        perm[i] = perm[j]
+        perm[j] = c
+    for s in range(4):
+        hands[s] = ZERO
+    for i in range(nc):
+        hands[(dealer + 1 + i) % 4] |= ONE << np.uint64(perm[i])
+
+
+# ------------------------------------------------------------------------------------ predicates
+
+
+@njit(cache=True, inline='always')
+def eval_pred(p, hand, pos, p_op, p_mask, p_a, p_b, p_start, p_end, stack):
+    """Does a seat at position `pos` (from the dealer's left) holding `hand` meet predicate p?"""
+    sp = 0
+    for i in range(p_start[p], p_end[p]):
+        op = p_op[i]
+        if op == P_ALL:
+            stack[sp] = (hand & p_mask[i]) == p_mask[i]
+        elif op == P_ANY:
+            stack[sp] = (hand & p_mask[i]) != ZERO
+        elif op == P_NONE:
+            stack[sp] = (hand & p_mask[i]) == ZERO
+        elif op == P_COUNT:
+            c = popcount(hand & p_mask[i])
+            stack[sp] = c >= p_a[i] and c <= p_b[i]
+        elif op == P_POS:
+            stack[sp] = pos == p_a[i]
+        elif op == P_AND or op == P_OR:
+            n = p_a[i]
+            v = op == P_AND
+            for j in range(n):
+                if op == P_AND:
+                    v = v and stack[sp - 1 - j]
+                else:
+                    v = v or stack[sp - 1 - j]
+            sp -= n
+            stack[sp] = v
+        else:  # P_NOT
+            sp -= 1
+            stack[sp] = not stack[sp]
+        sp += 1
+    if sp == 0:
+        return True
+    return stack[0]
+
+
+@njit(cache=True)
+def eval_preds(elig, hands, dealer, p_op, p_mask, p_a, p_b, p_start, p_end, stack):
+    """elig[p, s]: seat s meets predicate p (contract eligibility, then restriction holdings),
+    from the predicate programs p_* of `RuleTables`."""
+    for p in range(elig.shape[0]):
+        for s in range(4):
+            elig[p, s] = eval_pred(p, hands[s], (s - dealer + 3) % 4, p_op, p_mask, p_a, p_b,
+                                   p_start, p_end, stack)
+
+
+# ------------------------------------------------------------------------------ teams and play
+
+
+@njit(cache=True, inline='always')
+def form_teams(team, team_mask, team_cards, k, declarer, hands):
+    """The old side (seat bits) of contract k (team: its TEAM_* kind, team_mask: its team
+    cards): their holders; or the declarer and the holder of the first team card he lacks
+    (team_cards[k]); or the declarer alone."""
+    if team == TEAM_HOLDERS:
+        old = 0
+        for s in range(4):
+            if hands[s] & team_mask:
+                old |= 1 << s
+    else:
+        old = 1 << declarer
+    if team == TEAM_CALLED:
+        for i in range(team_cards.shape[1]):
+            c = team_cards[k, i]
+            if c < 0:
+                break
+            if not (hands[declarer] >> np.uint64(c)) & ONE:
+                for s in range(4):
+                    if (hands[s] >> np.uint64(c)) & ONE:
+                        old |= 1 << s
+                break
+    return old
+
+
+@njit(cache=True, inline='always')
+def play_to_trick(pos, card, seat, card_suit, beat_w, led, w, wseat):
+    """The trick after seat plays card at position pos: (suit led, winning card, its seat).
+    The first card leads; a later one takes the trick if it beats the winning card (beat_w:
+    the cards that beat it in the suit led; card_suit: the card's suit group)."""
+    if pos == 0:
+        return np.int64(card_suit), card, seat
+    if (beat_w >> np.uint64(card)) & ONE:
+        return led, card, seat
+    return led, w, wseat
+
+
+# ----------------------------------------------------------------------------------- scoring
+
+
+@njit(cache=True, inline='always')
+def count_doubles(double_seats, nd, old, cap):
+    """(counted doubles, side of the last counted one): a double counts if it comes from the
+    other side than the last counted one, up to cap. Sides are WIN_OLD / WIN_YOUNG, -1 none."""
+    counted = 0
+    last = -1
+    for i in range(nd):
+        if counted == cap:
+            break
+        side = WIN_OLD if (old >> double_seats[i]) & 1 else WIN_YOUNG
+        if side != last:
+            counted += 1
+            last = side
+    return counted, last
+
+
+@njit(cache=True, inline='always')
+def tie_winner(tie_nobody, counted, last):
+    """Who wins a tie on points: nobody, or the other side than the last counted double, or
+    the young side."""
+    if tie_nobody:
+        return WIN_NOBODY
+    if counted > 0:
+        return WIN_YOUNG if last == WIN_OLD else WIN_OLD
+    return WIN_YOUNG
+
+
+@njit(cache=True, inline='always')
+def classify(opts, ypts, otr, ytr, win_points, smax, all_tricks, tie_win, lone_won, lone_lost):
+    """(winner, tier) of a finished hand from both sides' points and tricks. tie_win: who wins
+    a tie (`tie_winner`); lone_won / lone_lost: a lone old player whose won / lost price is
+    not tiered (his hand is priced as TIER_LONE)."""
+    tie = False
+    if all_tricks:
+        w = WIN_OLD if ytr == 0 else WIN_YOUNG
+    elif opts >= win_points:
+        w = WIN_OLD
+    elif opts == ypts:
+        tie = True
+        w = tie_win
+    else:
+        w = WIN_YOUNG
+    if tie:
+        return w, TIER_TIE
+    if (w == WIN_OLD and lone_won) or (w == WIN_YOUNG and lone_lost):
+        return w, TIER_LONE
+    lp = ypts if w == WIN_OLD else opts
+    lt = ytr if w == WIN_OLD else otr
+    if lt == 0:
+        return w, TIER_SCHWARZ
+    if lp <= smax:
+        return w, TIER_SCHNEIDER
+    return w, TIER_OUT
+
+
+@njit(cache=True, inline='always')
+def outcome_slot(winner, tier):
+    """Index of (winner, tier) in a flat table of outcomes, nobody's row first."""
+    return (winner - WIN_NOBODY) * N_PRICED_TIERS + tier
+
+
+@njit(cache=True, inline='always')
+def price(c_won, c_lost, c_mult, k, winner, tier, counted, tie_value, factor):
+    """The value of contract k's outcome: its price by tier (a lone hand at the out price, a
+    tie without doubles at the ruleset's tie value if it has one: NaN if not), doubled per
+    counted double, times the multipliers that apply."""
+    ti = TIER_OUT if tier == TIER_LONE else tier
+    v = 0.0
+    if winner == WIN_OLD:
+        v = c_won[k, ti]
+    elif winner == WIN_YOUNG:
+        v = c_lost[k, ti]
+    if tier == TIER_TIE and counted == 0 and not np.isnan(tie_value):
+        v = tie_value
+    for _ in range(counted):
+        v *= factor
+    if winner == WIN_YOUNG:
+        v *= c_mult[k, MULT_OLD_LOST]
+    elif winner == WIN_OLD:
+        v *= c_mult[k, MULT_OLD_WON]
+    if tier == TIER_TIE:
+        v *= c_mult[k, MULT_TIE]
+    return v
+
+
+@njit(cache=True, inline='always')
+def pay_out(pay, v, winner, old, zero_sum):
+    """Adds the payments of value v to pay. When one side is a single player his game is
+    priced per opponent; otherwise each winner receives v and, zero-sum, each loser pays v."""
+    n_old = popcount(np.uint64(old))
+    if winner == WIN_NOBODY or v == 0.0:
+        pass
+    elif n_old == 1 or n_old == 3:
+        lone_mask = old if n_old == 1 else (~old) & 15
+        lone = 0
+        while not (lone_mask >> lone) & 1:
+            lone += 1
+        lone_won = ((old >> lone) & 1 == 1) == (winner == WIN_OLD)
+        for s in range(4):
+            if s == lone:
+                continue
+            gain = -v if lone_won else v
+            if zero_sum or gain > 0:
+                pay[s] += gain
+            if zero_sum or lone_won:
+                pay[lone] -= gain
+    else:
+        for s in range(4):
+            if ((old >> s) & 1 == 1) == (winner == WIN_OLD):
+                pay[s] += v
+            elif zero_sum:
+                pay[s] -= v

@@ -1,0 +1,75 @@
+"""The typed input of the compiled core: every table and setting of a compiled ruleset, by name.
+
+`compile_rules` builds one `RuleTables` per ruleset; the kernel, the solver and the kernel bots
+read its fields by name (numba passes a named tuple of arrays and scalars as one typed value, so
+a new field is one line here and one in `compile_rules`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+
+class RuleTables(NamedTuple):
+    # --- cards and card orders (o: order index, s: suit group, 0 = trumps)
+    n_cards: int
+    card_points: np.ndarray  # [card] float64
+    suit: np.ndarray  # [o, card] int8: the suit group a card follows as
+    suit_mask: np.ndarray  # [o, s] uint64: the cards that follow as s
+    beat_mask: np.ndarray  # [o, s, w] uint64: the cards that beat w in a trick led in s
+    # --- predicate programs: contract eligibility (index k), then restriction holdings (K + i)
+    p_op: np.ndarray
+    p_mask: np.ndarray
+    p_a: np.ndarray
+    p_b: np.ndarray
+    p_start: np.ndarray
+    p_end: np.ndarray
+    pred_stack: int  # the stack depth the programs need
+    # --- contracts (index k)
+    bids: np.ndarray  # contracts that can be bid, low to high
+    bid_pos: np.ndarray  # [k] position in bids, -1 if not a bid
+    c_first_call_only: np.ndarray
+    c_team: np.ndarray  # TEAM_* codes
+    c_team_cards: np.ndarray  # [k, i] cards forming the team, -1 padded
+    c_team_mask: np.ndarray
+    c_instant: np.ndarray
+    c_all_tricks: np.ndarray
+    c_order: np.ndarray
+    c_max_doubles: np.ndarray
+    c_decl_double_first: np.ndarray
+    c_has_pred: np.ndarray
+    c_won: np.ndarray  # [k, tier] price when the old side wins (tiers out..tie; lone unused)
+    c_lost: np.ndarray
+    c_won_tiered: np.ndarray
+    c_lost_tiered: np.ndarray
+    c_mult: np.ndarray  # [k, MULT_*]
+    normal_k: int  # the first no-bid contract anyone may play, -1 if none
+    # --- auction
+    style: int  # STYLE_* code
+    end_after_passes: int
+    end_after_passes_without_call: int
+    cap_without_bid: int
+    n_chain: int  # names in the doubling chain
+    max_calls: int
+    no_bid: np.ndarray
+    dealt: np.ndarray
+    r_forbid: np.ndarray
+    r_forbid_double: np.ndarray
+    r_has_holding: np.ndarray
+    r_first_call: np.ndarray  # -1 any, 0 no, 1 yes
+    r_bid_in_force: np.ndarray
+    r_asked: np.ndarray
+    # --- play
+    follow_suit: bool
+    trump_when_void: bool
+    must_beat: bool
+    # --- scoring
+    zero_sum: bool
+    tie_nobody: bool
+    factor: float
+    win_points: float
+    schneider_max: float
+    tie_value: float  # NaN: none
+
