@@ -95,11 +95,12 @@ def _bankroll_step(bal, pay, new, left):
 
 
 @njit(cache=True)
-def _scan(deal_ids, pay, start, bal, st, keep, sess, hidx, held, paid, e_sess, e_hands, e_bal,
-          e_first):
+def _scan(deal_ids, pay, start, bal, st, kept, held, paid, ends, e_bal):
     """Walk deals in order through bankroll sessions. st = [open, session, next session, hands,
-    first deal]; a session opens only on a deal id divisible by 4. For each kept hand, `held` gets
-    the balances before it and `paid` what moved. Returns (kept, ended)."""
+    first deal]; a session opens only on a deal id divisible by 4. For each kept hand, `kept`
+    [3, n] gets its position, session and hand index, `held` the balances before it and `paid`
+    what moved; for each ended session, `ends` [3, n + 1] gets its session, hands and first deal
+    and `e_bal` its balances. Returns (kept, ended)."""
     new = np.zeros(4, np.float64)
     left = np.zeros(4, np.float64)
     nk = 0
@@ -121,9 +122,9 @@ def _scan(deal_ids, pay, start, bal, st, keep, sess, hidx, held, paid, e_sess, e
             held[nk, s] = bal[s]
             paid[nk, s] = new[s] - bal[s]
             bal[s] = new[s]
-        keep[nk] = i
-        sess[nk] = st[1]
-        hidx[nk] = st[3]
+        kept[0, nk] = i
+        kept[1, nk] = st[1]
+        kept[2, nk] = st[3]
         nk += 1
         st[3] += 1
         low = bal[0]
@@ -131,9 +132,9 @@ def _scan(deal_ids, pay, start, bal, st, keep, sess, hidx, held, paid, e_sess, e
             if bal[s] < low:
                 low = bal[s]
         if low <= 0:
-            e_sess[ne] = st[1]
-            e_hands[ne] = st[3]
-            e_first[ne] = st[4]
+            ends[0, ne] = st[1]
+            ends[1, ne] = st[3]
+            ends[2, ne] = st[4]
             for s in range(4):
                 e_bal[ne, s] = bal[s]
             ne += 1
@@ -189,18 +190,16 @@ def bankroll_scan(spec: Session, carry: BankrollCarry, deal_ids: np.ndarray, pay
     final=True a session still open is ended as incomplete."""
     n = len(deal_ids)
     st, bal = carry.state()
-    keep = np.empty(n, np.int64)
-    sess = np.empty(n, np.int64)
-    hidx = np.empty(n, np.int64)
+    kept = np.empty((3, n), np.int64)  # rows: position, session, hand index
     held = np.empty((n, 4), np.float64)
     paid = np.empty((n, 4), np.float64)
-    e_sess = np.empty(n + 1, np.int64)
-    e_hands = np.empty(n + 1, np.int64)
-    e_first = np.empty(n + 1, np.int64)
+    ends = np.empty((3, n + 1), np.int64)  # rows: session, hands, first deal
     e_bal = np.empty((n + 1, 4), np.float64)
     nk, ne = _scan(np.ascontiguousarray(deal_ids, np.int64),
                    np.ascontiguousarray(payouts, np.float64), float(spec.start), bal, st,
-                   keep, sess, hidx, held, paid, e_sess, e_hands, e_bal, e_first)
+                   kept, held, paid, ends, e_bal)
+    keep, sess, hidx = kept
+    e_sess, e_hands, e_first = ends
     complete = np.ones(ne, bool)
     if final and st[0] == 1:
         e_sess[ne], e_hands[ne], e_first[ne] = st[1], st[3], st[4]

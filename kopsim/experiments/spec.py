@@ -229,6 +229,29 @@ def load_experiment(path: str | Path, deals: int | None = None, seed: int | None
 def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None = None,
                          seed: int | None = None, chunk: int | None = None) -> Experiment:
     src = str(path) if path is not None else "<experiment>"
+    data, overrides = _with_overrides(data, deals, seed, chunk)
+    problems: list[Problem] = []
+    f = _read_file(data, src, problems)
+    base = path.parent if path is not None else Path.cwd()
+    if not (isinstance(f.rotate, bool) or f.rotate == "session"):
+        problems.append(Problem(src, "rotate", f"expected true, false or \"session\" "
+                                f"(got {f.rotate!r})"))
+    bots, lineup = _lineup(_bot_specs(f, src, problems), src, problems)
+    engine = _engine(f.engine, bots, src, problems)
+    variants = _variants(f, src, base, problems)
+    rotate, period = _rotation(f.rotate, variants, src, problems)
+    name = _experiment_name(f, path, src, problems)
+    if problems:
+        raise InputError(problems)
+    return Experiment(name=name, description=f.description, path=path, deals=f.deals,
+                      seed=f.seed, sessions=f.sessions, rotate=rotate, period=period,
+                      engine=engine, chunk=_chunk_size(f, engine, variants), bots=bots,
+                      lineup=lineup, variants=variants, overrides=overrides)
+
+
+def _with_overrides(data: dict, deals: int | None, seed: int | None,
+                    chunk: int | None) -> tuple[dict, dict]:
+    """The file's table with the command line's deals, seed and chunk put in, and those given."""
     overrides = {}
     if deals is not None:
         data = {**data, "deals": deals}
@@ -239,21 +262,24 @@ def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None
     if chunk is not None:
         data = {**data, "chunk": chunk}
         overrides["chunk"] = chunk
-    problems: list[Problem] = []
+    return data, overrides
+
+
+def _read_file(data: dict, src: str, problems: list[Problem]) -> ExperimentFile:
+    """The experiment table, validated; on errors, reported into problems, the keys that were
+    fine (so the checks after can go on)."""
     try:
-        f = ExperimentFile.model_validate(data)
+        return ExperimentFile.model_validate(data)
     except ValidationError as e:  # report these, and go on checking the keys that were fine
         problems += _problems(src, e.errors())
         bad = {err["loc"][0] for err in e.errors() if err["loc"]}
         fine = {k: v for k, v in data.items() if k in ExperimentFile.model_fields and k not in bad}
-        f = ExperimentFile.model_construct(**{"deals": 1, "bots": "random", "variants": [],
-                                              **fine})
-    base = path.parent if path is not None else Path.cwd()
-    if not (isinstance(f.rotate, bool) or f.rotate == "session"):
-        problems.append(Problem(src, "rotate", f"expected true, false or \"session\" "
-                                f"(got {f.rotate!r})"))
+        return ExperimentFile.model_construct(**{"deals": 1, "bots": "random", "variants": [],
+                                                 **fine})
 
-    # --- bots
+
+def _bot_specs(f: ExperimentFile, src: str, problems: list[Problem]) -> list[BotSpec]:
+    """The bot of each seat as given (one for all seats, or a list of 4)."""
     if not isinstance(f.bots, (str, dict, list)):
         raise InputError(problems + [Problem(src, "bots", "expected a bot (a name or a table "
                                              f"with `name`) or a list of 4 (got {f.bots!r})")])
@@ -274,6 +300,13 @@ def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None
             if not isinstance(f.bots, list) and i > 0:
                 continue
             problems += e.problems
+    return specs
+
+
+def _lineup(specs: list[BotSpec], src: str,
+            problems: list[Problem]) -> tuple[list[BotSpec], list[int]]:
+    """The distinct bots (by label) and which of them sits in each seat; none unless all 4
+    seats have a bot."""
     bots: list[BotSpec] = []
     lineup: list[int] = []
     if len(specs) == 4:
@@ -288,15 +321,23 @@ def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None
             else:
                 lineup.append(len(bots))
                 bots.append(s)
-    engine = f.engine
+    return bots, lineup
+
+
+def _engine(engine: str, bots: list[BotSpec], src: str, problems: list[Problem]) -> str:
+    """The engine asked for, with "auto" resolved: the kernel unless a bot is plain Python."""
     plain = [b.label for b in bots if b.kernel_kind is None]
     if engine == "auto":
         engine = "reference" if plain else "kernel"
     elif engine == "kernel" and plain:
         problems.append(Problem(src, "engine", "the batch kernel cannot play "
                                 f"{', '.join(plain)} (plain-Python bots): use \"reference\""))
+    return engine
 
-    # --- variants
+
+def _variants(f: ExperimentFile, src: str, base: Path, problems: list[Problem]) -> list[Variant]:
+    """The variants that load, each with a label that can name a results folder and that no
+    other variant has."""
     variants: list[Variant] = []
     index: list[int] = []  # position of each loaded variant in the file
     for i, v in enumerate(f.variants):
@@ -326,13 +367,17 @@ def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None
             problems.append(Problem(src, f"variants[{i}]", f"two variants are labelled "
                                     f"{v.label!r}: give each a distinct `label`"))
         seen[v.label] = i
+    return variants
 
-    # --- rotation and chunks
+
+def _rotation(given: Any, variants: list[Variant], src: str,
+              problems: list[Problem]) -> tuple[str | None, int | None]:
+    """The seat rotation ("round", "session" or None) and its period in deals."""
     rotate: str | None = None
     period: int | None = None
-    if f.rotate is True:
+    if given is True:
         rotate, period = "round", 4
-    elif f.rotate == "session":
+    elif given == "session":
         rotate = "session"
         kinds = {v.session for v in variants}
         strides = {v.stride for v in variants if v.session == "series"}
@@ -347,23 +392,28 @@ def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None
                                     f"have the same length (got {sorted(strides)})"))
         else:
             period = strides.pop()
+    return rotate, period
+
+
+def _experiment_name(f: ExperimentFile, path: Path | None, src: str,
+                     problems: list[Problem]) -> Any:
+    """The experiment's name: `name`, else the file's name; it must name a results folder."""
     name = f.name if f.name is not None else (path.stem if path is not None else "experiment")
     if not isinstance(name, str) or not safe_name(name):
         given = "" if f.name is not None else " (the file's name, as no `name` is given)"
         problems.append(Problem(src, "name", f"{name!r}{given} cannot name a results folder: "
                                 f"{NAME_RULE}"))
-    if problems:
-        raise InputError(problems)
+    return name
+
+
+def _chunk_size(f: ExperimentFile, engine: str, variants: list[Variant]) -> int:
+    """Deals per chunk: as given or the engine's default, rounded up to hold whole series."""
     size = f.chunk or _default_chunk(f.deals, engine)
     unit = 1
     for v in variants:
         if v.stride:
             unit = unit * v.stride // math.gcd(unit, v.stride)
-    size = math.ceil(size / unit) * unit  # series chunks hold whole sessions
-    return Experiment(name=name, description=f.description, path=path, deals=f.deals,
-                      seed=f.seed, sessions=f.sessions, rotate=rotate, period=period,
-                      engine=engine, chunk=size, bots=bots, lineup=lineup, variants=variants,
-                      overrides=overrides)
+    return math.ceil(size / unit) * unit  # series chunks hold whole sessions
 
 
 NAME_RULE = (f"use up to {MAX_NAME} letters, digits, '.', '_', '-', '+', '=', starting with a "
