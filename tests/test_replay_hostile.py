@@ -67,6 +67,26 @@ def test_replay_of_own_rules_says_which_rules_file_to_pass(own_rules_log, capsys
     assert str(BUNDLED_DIR) not in err  # never a path inside the installed package
 
 
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_a_run_log_of_own_rules_names_its_file(own_rules_log, tmp_path, capsys, engine):
+    rules, _ = own_rules_log
+    exp = tmp_path / "exp" / "house-run.toml"
+    exp.parent.mkdir()
+    exp.write_text(f'deals = 30\nbots = "heuristic"\nengine = "{engine}"\n'
+                   f'variants = ["../rules/house.toml", "kop"]\n', encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["run", str(exp), "--out", str(out), "--log", "--jobs", "1",
+                 "--no-progress"]) == 0
+    capsys.readouterr()
+    house = str(next((out / "logs" / "house").glob("*.jsonl")))
+    code, _, err = replay_exit([house], capsys)
+    assert code == 2 and f"--rules {rules.resolve()}" in err
+    code, out_text, _ = replay_exit([house, "--rules-from-log"], capsys)
+    assert code == 0 and " hands replayed, every call" in out_text
+    bundled = next((out / "logs" / "kop").glob("*.jsonl")).read_text(encoding="utf-8")
+    assert "ruleset_file" not in bundled  # a bundled ruleset's records stay as they were
+
+
 def test_replay_of_own_rules_with_rules_or_rules_from_log_is_clean(own_rules_log, capsys):
     rules, log = own_rules_log
     assert replay_exit([str(log), "--rules", str(rules)], capsys)[0] == 0

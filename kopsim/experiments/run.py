@@ -114,6 +114,12 @@ def _watch_driver(pid: int) -> None:
     threading.Thread(target=watch, name="kopsim-watch-driver", daemon=True).start()
 
 
+def _logged(record, v: Variant) -> str:
+    """A hand record as its log line, naming the user's ruleset file it was played under."""
+    record.ruleset_file = v.rules_file
+    return record.to_json()
+
+
 def _play_chunk(t: ChunkTask) -> ChunkResult:
     if "polars" not in sys.modules:  # one thread per worker: the jobs are the parallelism
         os.environ.setdefault("POLARS_MAX_THREADS", "1")
@@ -133,7 +139,7 @@ def _play_chunk(t: ChunkTask) -> ChunkResult:
         a = R.hand_arrays_from_batch(res)
         names = cr.contract_names
         if t.log:
-            lines = [res.record(i, sess_list[i]).to_json() for i in range(len(d))]
+            lines = [_logged(res.record(i, sess_list[i]), v) for i in range(len(d))]
     else:
         from ..engine.play import play_hand
         from ..records.format import record_from_state
@@ -148,7 +154,7 @@ def _play_chunk(t: ChunkTask) -> ChunkResult:
         names = list(rules.contracts)
         a = R.hand_arrays_from_records(recs, names)
         if t.log:
-            lines = [r.to_json() for r in recs]
+            lines = [_logged(r, v) for r in recs]
     labels = [b.label for b in t.bots]
     df = R.hands_frame(v.label, rules.name, names, labels, d, seeds, session, hand_index,
                        seat_bot, a)

@@ -111,6 +111,9 @@ class Variant:
     session: str | None = None  # "series" or "bankroll" when the experiment plays sessions
     length: int | None = None  # series: hands per session
     stride: int | None = None  # series: deals per session slot (length rounded up to 4)
+    # the user's ruleset file, absolute, when the variant plays it as it is (no overrides): what
+    # its hand records name, so that `kopsim replay` can say which --rules to pass
+    rules_file: str | None = None
 
     def describe(self) -> dict:
         s = None
@@ -457,7 +460,10 @@ def _load_variant(spec: VariantFile, i: int, src: str, base: Path, sessions: boo
     else:
         rsrc = str(rpath)
     rules = ruleset_from_dict(data, rsrc)
-    return variant_of(spec.label or rules.name, rules, name, spec.overrides, sessions)
+    v = variant_of(spec.label or rules.name, rules, name, spec.overrides, sessions)
+    if is_path and not spec.overrides:
+        v.rules_file = str(rpath.resolve())
+    return v
 
 
 def variant_of(label: str, rules: Ruleset, source: str, overrides: dict, sessions: bool
