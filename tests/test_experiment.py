@@ -26,6 +26,7 @@ from kopsim.experiments.results_folder import read_hands, read_sessions
 from kopsim.engine.rng import hand_seed
 from kopsim.rules.load import load_ruleset
 from kopsim.engine.sessions import BankrollSession, series_points
+from results_files import files  # tests/results_files.py
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ["kop", "kop-sportowy", "kop-victory-cards"]
@@ -35,11 +36,6 @@ BASE = {"deals": 1200, "seed": 5, "sessions": True, "chunk": 256, "rotate": True
 
 def experiment(**changes):
     return experiment_from_dict({**BASE, **changes})
-
-
-def files(out: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(out)): p.read_bytes() for sub in ("hands", "sessions", "logs")
-            for p in sorted((out / sub).glob("*/*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")

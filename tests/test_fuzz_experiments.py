@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import math
 import os
 import tomllib
@@ -24,6 +23,7 @@ from hypothesis import strategies as st
 
 from kopsim.cli import main
 from kopsim.experiments.spec import MAX_CHUNK, MAX_DEALS, safe_name
+from toml_text import toml_text  # tests/toml_text.py
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted((ROOT / "experiments").glob("*.toml"))
@@ -43,26 +43,6 @@ scalars = (st.sampled_from(ODD) | st.integers(-2**80, 2**80) | st.booleans()
 values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=5)
                       | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=8), inner,
                                         max_size=4), max_leaves=12)
-
-
-def toml_value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "nan"
-        return ("inf" if v > 0 else "-inf") if math.isinf(v) else repr(v)
-    if isinstance(v, str):
-        return json.dumps(v)  # a JSON string is a TOML basic string
-    if isinstance(v, list):
-        return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    return "{" + ", ".join(f"{json.dumps(k)} = {toml_value(x)}" for k, x in v.items()) + "}"
-
-
-def toml_text(data: dict) -> str:
-    return "".join(f"{json.dumps(k)} = {toml_value(v)}\n" for k, v in data.items())
 
 
 @st.composite

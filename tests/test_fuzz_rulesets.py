@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from kopsim.cli import main
 from kopsim.rules.load import bundled_names, load_raw, load_ruleset
+from toml_text import toml_text  # tests/toml_text.py
 
 EXAMPLES = int(os.environ.get("KOPSIM_FUZZ_EXAMPLES", "40"))
 HANDS = 12  # per accepted mutant: enough for an auction, play and a payout of each kind seen
@@ -37,25 +38,6 @@ OTHER_VALUES = ["", "x", "pass", "double", "ask", True, False, [], {}, [1, 2], {
 
 
 # ----------------------------------------------------------------------------- writing TOML
-
-
-def toml_value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return {"nan": "nan", "inf": "inf", "-inf": "-inf"}.get(repr(v), repr(v))
-    if isinstance(v, str):
-        return json.dumps(v)  # JSON string escapes are valid in a TOML basic string
-    if isinstance(v, list):
-        return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    assert isinstance(v, dict)
-    return "{" + ", ".join(f"{json.dumps(str(k))} = {toml_value(x)}" for k, x in v.items()) + "}"
-
-
-def toml_text(data: dict) -> str:
-    return "".join(f"{json.dumps(str(k))} = {toml_value(v)}\n" for k, v in data.items())
 
 
 # ---------------------------------------------------------------------------------- mutation

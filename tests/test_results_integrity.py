@@ -19,6 +19,7 @@ from kopsim.errors import InputError
 from kopsim.experiments.spec import experiment_from_dict
 from kopsim.experiments.results_folder import INDEX, LOCK, read_hands
 from kopsim.experiments.run import run_experiment
+from results_files import files  # tests/results_files.py
 
 VARIANTS = ["kop", "kop-sportowy", "kop-victory-cards"]  # none, series, bankroll sessions
 BASE = {"name": "tamper", "deals": 640, "seed": 11, "sessions": True, "chunk": 128,
@@ -28,11 +29,6 @@ CHUNKS = 5
 
 def experiment(**changes):
     return experiment_from_dict({**BASE, **changes})
-
-
-def files(out: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(out)): p.read_bytes() for sub in ("hands", "sessions", "logs")
-            for p in sorted((out / sub).glob("*/*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")
