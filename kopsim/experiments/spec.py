@@ -31,7 +31,7 @@ from . import results_folder as R
 from ..bots import BotSpec, bot_spec
 from ..engine.layout import DealLayout, series_stride
 from ..errors import InputError, Problem, dotted
-from ..rules.load import load_raw, merge_tables, read_toml, ruleset_from_dict
+from ..rules.load import NoSuchRuleset, load_raw, merge_tables, read_toml, ruleset_from_dict
 from ..rules.model import Ruleset
 
 KERNEL_CHUNK = 65536  # deals per chunk when every bot runs in the batch kernel
@@ -446,13 +446,9 @@ def _load_variant(spec: VariantFile, i: int, src: str, base: Path, sessions: boo
         target = base / name
     try:
         data, rpath = load_raw(target)
-    except InputError as e:
-        # a missing file, or a bare name that is not bundled: located at the variant
-        if any(m in p.message for p in e.problems
-               for m in ("no such ruleset file", "no bundled ruleset")):
-            raise InputError([Problem(src, f"variants[{i}].ruleset", f"no ruleset {name!r}: "
-                                      + e.problems[0].message)])
-        raise
+    except NoSuchRuleset as e:  # a missing file, or a bare name that is not bundled
+        raise InputError([Problem(src, f"variants[{i}].ruleset", f"no ruleset {name!r}: "
+                                  + e.problems[0].message)])
     data.setdefault("name", rpath.stem)
     if spec.overrides:
         data = merge_tables(data, spec.overrides)

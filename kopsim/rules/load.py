@@ -41,6 +41,11 @@ def resolve_path(name_or_path: str | Path, relative_to: Path | None = None) -> P
     return p
 
 
+class NoSuchRuleset(InputError):
+    """The ruleset named does not exist (as opposed to existing and being wrong), so a caller
+    that named it can say where it was named."""
+
+
 def _read_text(path: Path, label: str) -> str:
     """The text of a ruleset file: a regular file of at most MAX_FILE_BYTES, in UTF-8. Opened
     without blocking and checked before reading, so a FIFO or a device is refused, not read."""
@@ -48,10 +53,11 @@ def _read_text(path: Path, label: str) -> str:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         if path.parent == BUNDLED_DIR:  # a bare name: say so, not where bundled files live
-            raise InputError([Problem(path.stem, "", "no bundled ruleset of that name (bundled: "
-                                      f"{', '.join(bundled_names())}; or give a .toml path)")])
-        raise InputError([Problem(label, "", "no such ruleset file "
-                                  f"(bundled rulesets: {', '.join(bundled_names())})")])
+            raise NoSuchRuleset([Problem(path.stem, "", "no bundled ruleset of that name "
+                                         f"(bundled: {', '.join(bundled_names())}; or give a "
+                                         ".toml path)")])
+        raise NoSuchRuleset([Problem(label, "", "no such ruleset file "
+                                     f"(bundled rulesets: {', '.join(bundled_names())})")])
     except (OSError, ValueError) as e:
         raise InputError([Problem(label, "", f"cannot read: {e}")])
     with os.fdopen(fd, "rb") as f:
