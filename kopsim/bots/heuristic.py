@@ -27,6 +27,8 @@ from ..rules.compile import CompiledRules
 
 # parameter vector layout (kernel rows and Params share it)
 P_SOLO, P_DU, P_CICHA, P_DOUBLE, P_REDOUBLE, P_TEAM_DOUBLE, P_SMEAR = range(7)
+# the columns of the per-order card table (heuristic_tables)
+V_POWER, V_POINTS = 0, 1
 
 
 class HeuristicParams(BaseModel):
@@ -49,26 +51,29 @@ class HeuristicParams(BaseModel):
 
 
 def heuristic_tables(cr: CompiledRules) -> tuple[np.ndarray, np.ndarray]:
-    """(power[o, c], ctab[k, :]): per-order card powers and per-contract public features.
+    """(power[o, c, :], ctab[k, :]): per-order card values and per-contract public features.
 
-    power: trumps from 1.0 (top) down to 0.1 (lowest); a plain suit's top card 0.55, its second
+    power[o, c, V_POWER]: trumps from 1.0 (top) down to 0.1 (lowest); a plain suit's top card
+    0.55, its second
     0.2, the rest 0.05 — the chance, roughly, that the card takes a trick for a lone player.
     ctab columns: team (0 holders, 1 called, 2 alone), all_tricks, order, instant, bid position,
-    first team card index, number of team cards.
+    first team card index, number of team cards. power[o, c, V_POINTS]: the card's points (so
+    that the card decision reads one table).
     """
     r = cr.rules
     cards = cr.cards
     index = {c: i for i, c in enumerate(cards)}
     orders = list(r.orders)
-    power = np.zeros((len(orders), len(cards)), np.float64)
+    power = np.zeros((len(orders), len(cards), 2), np.float64)
     for oi, name in enumerate(orders):
         o = r.orders[name]
         n = len(o.trumps)
         for i, c in enumerate(o.trumps):
-            power[oi, index[c]] = 1.0 - 0.9 * i / max(n - 1, 1)
+            power[oi, index[c], V_POWER] = 1.0 - 0.9 * i / max(n - 1, 1)
         for group in o.plain.values():
             for i, c in enumerate(group):
-                power[oi, index[c]] = (0.55, 0.2)[i] if i < 2 else 0.05
+                power[oi, index[c], V_POWER] = (0.55, 0.2)[i] if i < 2 else 0.05
+        power[oi, :, V_POINTS] = cr.tables.card_points
     a = cr.tables
     K = len(cr.contract_names)
     ctab = np.zeros((K, 7), np.int64)
@@ -86,7 +91,7 @@ def strength(hand, o, power):
     s = 0.0
     for c in range(power.shape[1]):
         if (hand >> np.uint64(c)) & np.uint64(1):
-            s += power[o, c]
+            s += power[o, c, V_POWER]
     return s
 
 
@@ -222,12 +227,15 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
 
 
 @njit(cache=True)
-def heur_card(legal, hand, seat, o, trick, n_in_trick, leader, rel, who_played,
-              suit, suit_mask, beat_mask, card_points, power, prm):
-    """The card to play from `legal` (a bitmask). trick[:n_in_trick]: cards already in the trick,
-    led by `leader`."""
+def heur_card(legal, hand, o, trick, leader, rel, who_played, suit, suit_mask, beat_mask, power,
+              prm):
+    """The card to play from `legal` (a bitmask). trick: the cards already in the trick led by
+    `leader`, then -1."""
     one = np.uint64(1)
     nc = power.shape[1]
+    n_in_trick = 0
+    while n_in_trick < 4 and trick[n_in_trick] >= 0:
+        n_in_trick += 1
     if n_in_trick == 0:
         # lead: a master trump (no higher trump unseen) draws trumps; else a plain-suit top card;
         # else the weakest card, keeping high trumps
@@ -235,40 +243,42 @@ def heur_card(legal, hand, seat, o, trick, n_in_trick, leader, rel, who_played,
         best_trump = -1
         for c in range(nc):
             if (legal >> np.uint64(c)) & one and (trumps >> np.uint64(c)) & one:
-                if best_trump < 0 or power[o, c] > power[o, best_trump]:
+                if best_trump < 0 or power[o, c, V_POWER] > power[o, best_trump, V_POWER]:
                     best_trump = c
         if best_trump >= 0:
             master = True
             for c in range(nc):
-                if ((trumps >> np.uint64(c)) & one and power[o, c] > power[o, best_trump]
+                if ((trumps >> np.uint64(c)) & one
+                        and power[o, c, V_POWER] > power[o, best_trump, V_POWER]
                         and who_played[c] < 0 and not (hand >> np.uint64(c)) & one):
                     master = False
                     break
             if master:
                 return best_trump
         for c in range(nc):
-            if (legal >> np.uint64(c)) & one and suit[o, c] != 0 and power[o, c] >= 0.5:
+            if ((legal >> np.uint64(c)) & one and suit[o, c] != 0
+                    and power[o, c, V_POWER] >= 0.5):
                 return c
-        return _pick(legal, o, power, card_points, nc, WEAKEST)
+        return _pick(legal, o, power, nc, WEAKEST)
     led = 0
     w = 0
     wpos = 0
     pts = 0.0
     for i in range(n_in_trick):
         c = trick[i]
-        pts += card_points[c]
+        pts += power[o, c, V_POINTS]
         led, w, wpos = play_to_trick(i, c, i, suit[o, c], beat_mask[o, led, w], led, w, wpos)
     wseat = (leader + wpos) % 4
     last = n_in_trick == 3
     beaters = legal & beat_mask[o, led, w]
     if rel[wseat] == 1 and (last or _is_master(w, o, led, hand, who_played, beat_mask)):
         if prm[P_SMEAR] > 0.5 and beaters == np.uint64(0):
-            return _pick(legal, o, power, card_points, nc, RICHEST)
-        return _pick(legal, o, power, card_points, nc, WEAKEST)
+            return _pick(legal, o, power, nc, RICHEST)
+        return _pick(legal, o, power, nc, WEAKEST)
     if beaters != np.uint64(0):
         if last or pts >= 10 or rel[wseat] != 1:
-            return _pick(beaters, o, power, card_points, nc, CHEAPEST)
-    return _pick(legal, o, power, card_points, nc, WEAKEST)
+            return _pick(beaters, o, power, nc, CHEAPEST)
+    return _pick(legal, o, power, nc, WEAKEST)
 
 
 @njit(cache=True)
@@ -286,7 +296,7 @@ WEAKEST, CHEAPEST, RICHEST = 0, 1, 2
 
 
 @njit(cache=True)
-def _pick(mask, o, power, card_points, nc, how):
+def _pick(mask, o, power, nc, how):
     """The card of mask that is weakest (power and points: what to throw away), cheapest
     (least power: how to win a trick) or richest (most points for least power: a smear)."""
     best = -1
@@ -294,11 +304,11 @@ def _pick(mask, o, power, card_points, nc, how):
     for c in range(nc):
         if (mask >> np.uint64(c)) & np.uint64(1):
             if how == WEAKEST:
-                key = power[o, c] + card_points[c] / 40.0
+                key = power[o, c, V_POWER] + power[o, c, V_POINTS] / 40.0
             elif how == CHEAPEST:
-                key = power[o, c]
+                key = power[o, c, V_POWER]
             else:
-                key = 5 * power[o, c] - card_points[c]
+                key = 5 * power[o, c, V_POWER] - power[o, c, V_POINTS]
             if best < 0 or key < best_key:
                 best, best_key = c, key
     return best
@@ -354,19 +364,16 @@ class HeuristicBot:
         rel = np.zeros(4, np.int64)
         relations(rel, obs.seat, dealt, k, decl, ctab, a.c_team_cards.astype(np.int64), who)
         cur = obs.tricks[-1] if obs.tricks and obs.tricks[-1].winner is None else None
-        trick = np.zeros(4, np.int64)
-        n = 0
+        trick = np.full(4, -1, np.int64)
         leader = obs.seat
         if cur is not None:
             leader = cur.leader
             for j, c in enumerate(cur.cards):
                 trick[j] = index[c]
-            n = len(cur.cards)
         legal = _mask(obs.legal_actions, index)
         hand = _mask(obs.hand, index)
-        c = heur_card(np.uint64(legal), np.uint64(hand), obs.seat, ctab[k, 2], trick, n, leader,
-                      rel, who, a.suit, a.suit_mask, a.beat_mask, a.card_points,
-                      power, self.prm)
+        c = heur_card(np.uint64(legal), np.uint64(hand), ctab[k, 2], trick, leader, rel, who,
+                      a.suit, a.suit_mask, a.beat_mask, power, self.prm)
         return cr.cards[c]
 
 

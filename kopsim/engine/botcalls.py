@@ -14,8 +14,8 @@ from __future__ import annotations
 
 # BOT_HEURISTIC: heuristic_call(calls, m, hand, seat, bid, bidder, believed_k, believed_decl, K,
 # ctab, power, params) -> index of the call; heuristic_relations(rel, seat, dealt, k, decl, ctab,
-# team_cards, who_played) fills rel; heuristic_card(allowed, hand, seat, order, trick, pos,
-# leader, rel, who_played, suit, suit_mask, beat_mask, card_points, power, params) -> card
+# team_cards, who_played) fills rel; heuristic_card(allowed, hand, order, trick,
+# leader, rel, who_played, suit, suit_mask, beat_mask, power, params) -> card
 heuristic_call = None
 heuristic_relations = None
 heuristic_card = None

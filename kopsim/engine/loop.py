@@ -46,7 +46,7 @@ class Scratch(NamedTuple):
     believed_k: np.ndarray  # the no-bid contract as each seat can tell it
     believed_decl: np.ndarray
     who_played: np.ndarray  # [card] seat, -1 unseen
-    trick: np.ndarray  # the cards of the current trick
+    trick: np.ndarray  # the cards of the current trick, -1 where not yet played
     rel: np.ndarray  # a seat's view of partnerships (heuristic)
     points: np.ndarray
     tricks: np.ndarray
@@ -83,7 +83,7 @@ def scratch_for(t) -> Scratch:
         calls=np.zeros(CALL_BID + K, np.int64), calls_tmp=np.zeros(CALL_BID + K, np.int64),
         double_seats=np.zeros(max(t.n_chain, 1), np.int64), believed_k=np.zeros(4, np.int64),
         believed_decl=np.zeros(4, np.int64), who_played=np.full(nc, -1, np.int64),
-        trick=np.zeros(4, np.int64), rel=np.zeros(4, np.int64), points=np.zeros(4, np.float64),
+        trick=np.full(4, -1, np.int64), rel=np.zeros(4, np.int64), points=np.zeros(4, np.float64),
         tricks=np.zeros(4, np.int64), pay=np.zeros(4, np.float64))
 
 
@@ -352,10 +352,9 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
             trump = suit_mask[o, 0]
             for n in range(hs):
                 o_leaders[h, n] = leader
-                led = 0
-                w = 0
-                wseat = leader
-                pts = 0.0
+                led, w, wseat, pts = 0, 0, leader, 0.0
+                for i in range(4):
+                    trick_buf[i] = -1
                 for i in range(4):
                     seat = (leader + i) % 4
                     hand = left[seat]
@@ -372,9 +371,8 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
                         botcalls.heuristic_relations(rel, seat, hands[seat], kb, db, h_ctab,
                                                      c_team_cards, who_played)
                         card = botcalls.heuristic_card(
-                            allowed, hand, seat, h_ctab[kb, 2], trick_buf, i, leader, rel,
-                            who_played, suit, suit_mask, beat_mask, card_points, h_power,
-                            bot_params[b])
+                            allowed, hand, h_ctab[kb, 2], trick_buf, leader, rel, who_played,
+                            suit, suit_mask, beat_mask, h_power, bot_params[b])
                     trick_buf[i] = card
                     who_played[card] = seat
                     left[seat] = hand & ~(ONE << np.uint64(card))
