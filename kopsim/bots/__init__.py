@@ -17,11 +17,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import InputError, Problem
+from .ev import EvBot
 from .heuristic import HeuristicBot
 from .pimc import CheatBot, PimcBot
 from .random import RandomBot
 
-REGISTRY: dict[str, type] = {b.name: b for b in (RandomBot, HeuristicBot, PimcBot, CheatBot)}
+REGISTRY: dict[str, type] = {b.name: b for b in (RandomBot, HeuristicBot, EvBot, PimcBot,
+                                                 CheatBot)}
 
 
 def register(cls: type) -> type:

@@ -12,18 +12,21 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import botcalls
-from ..engine.codes import BOT_HEURISTIC, BOT_RANDOM
+from ..engine.codes import BOT_EV, BOT_HEURISTIC, BOT_RANDOM
+from .ev import P_TABLE, EvBot, ev_call
 from .heuristic import HeuristicBot, heur_call, heur_card, relations
 from .random import RandomBot
 
-KERNEL_KINDS: dict[int, type] = {BOT_RANDOM: RandomBot, BOT_HEURISTIC: HeuristicBot}
+KERNEL_KINDS: dict[int, type] = {BOT_RANDOM: RandomBot, BOT_HEURISTIC: HeuristicBot,
+                                 BOT_EV: EvBot}
 
 
 def _fill_slots() -> None:
-    """The heuristic kind's compiled decisions, into the kernel's slots."""
+    """The heuristic and ev kinds' compiled decisions, into the kernel's slots."""
     botcalls.heuristic_call = heur_call
     botcalls.heuristic_relations = relations
     botcalls.heuristic_card = heur_card
+    botcalls.ev_call = ev_call
 
 
 _fill_slots()
@@ -53,3 +56,25 @@ def kernel_lineup(bots: list, seat_bot: np.ndarray | None, n: int):
     if len(bots) != 1 and seat_bot.max(initial=0) >= len(bots):
         raise ValueError("seat_bot names a bot index beyond the bots given")
     return kinds, params, seat_bot
+
+
+def ev_tables(cr, bots: list, bot_params: np.ndarray, given=None):
+    """(values, binom, edges) of the line-up's ev bots, one table per distinct calibration, each
+    bot's row pointing at its own (bot_params[i, P_TABLE]); `given` (a table) serves every ev
+    bot instead, as calibration plays with the table it is learning. Empty tables without ev."""
+    from .calibrate import calibrated
+    tables: list = []
+    keys: list = []
+    for i, b in enumerate(bots):
+        if b.kernel_kind != BOT_EV:
+            continue
+        key = "given" if given is not None else b.params.model_dump_json()
+        if key not in keys:
+            keys.append(key)
+            tables.append(given if given is not None else calibrated(cr, b.params))
+        bot_params[i, P_TABLE] = keys.index(key)
+    if not tables:
+        return (np.zeros((0, 1, 1, 1, 1), np.float64), np.zeros((1, 1), np.int64),
+                np.zeros((1, 0), np.float64))
+    values = np.ascontiguousarray(np.stack([t.values for t in tables]))
+    return values, tables[0].binom, tables[0].edges

@@ -19,3 +19,7 @@ from __future__ import annotations
 heuristic_call = None
 heuristic_relations = None
 heuristic_card = None
+
+# BOT_EV: ev_call(calls, m, hand, position, context, order, ctab, power, values, binom, edges,
+# params) -> index of the call; its cards are the heuristic kind's (heuristic_card)
+ev_call = None

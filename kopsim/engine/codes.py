@@ -39,4 +39,4 @@ MULT_NAMES = ("old_side_lost", "old_side_won", "tie")
 POS_FOREHAND, POS_SECOND, POS_THIRD, POS_DEALER = range(4)
 
 # --- kernel bot kinds (declared by the bots in kopsim.bots.kernel)
-BOT_RANDOM, BOT_HEURISTIC = 0, 1
+BOT_RANDOM, BOT_HEURISTIC, BOT_EV = 0, 1, 2

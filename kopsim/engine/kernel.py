@@ -14,7 +14,7 @@ import numpy as np
 
 from ..bots import bot_spec
 from ..bots.heuristic import heuristic_tables
-from ..bots.kernel import kernel_lineup
+from ..bots.kernel import ev_tables, kernel_lineup
 from ..records.format import HandRecord
 from ..rules.cache import compiled as compiled_rules, table as rules_table
 from ..rules.compile import TIERS, WINNERS, CompiledRules
@@ -51,6 +51,7 @@ class BatchResult:
     cards: np.ndarray
     leaders: np.ndarray
     trick_winners: np.ndarray
+    options: np.ndarray  # [hand, call number] legal calls as code bits; no rows unless exploring
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -98,17 +99,30 @@ class BatchResult:
 
 def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np.ndarray,
                hand_index: np.ndarray | None = None, bots: list | None = None,
-               seat_bot: np.ndarray | None = None) -> BatchResult:
+               seat_bot: np.ndarray | None = None, explore: np.ndarray | None = None,
+               ev_table=None, given: np.ndarray | None = None) -> BatchResult:
     """Play one hand per seed; hand i is dealt by `dealers[i]`. `bots` are `BotSpec`s that run
     in the kernel (default: random for every seat); `seat_bot[i, s]` is the index in `bots` of
-    the bot in seat s for hand i (default: bot s in seat s, or the single bot everywhere)."""
+    the bot in seat s for hand i (default: bot s in seat s, or the single bot everywhere).
+    `explore[i] = (j, code)` (calibration) forces the j-th call of hand i to be `code` where it
+    is legal, and records every call's legal options (`options`); -1 forces nothing. `ev_table`
+    (calibration) is the table every ev bot plays with, instead of its calibrated one; `given[i]`
+    (calibration) the cards of deal i in the order dealt, instead of its shuffle."""
     cr = compiled_rules(compiled)
     seeds = np.ascontiguousarray(seeds, np.int64)
     dealers = np.ascontiguousarray(dealers, np.int64)
     n = len(seeds)
     nc = cr.n_cards
     hs = nc // 4
-    bot_kind, bot_params, seat_bot = kernel_lineup(bots or [bot_spec("random")], seat_bot, n)
+    bots = bots or [bot_spec("random")]
+    bot_kind, bot_params, seat_bot = kernel_lineup(bots, seat_bot, n)
+    ev_values, ev_binom, ev_edges = ev_tables(cr, bots, bot_params, ev_table)
+    if explore is None:
+        explore = np.zeros((0, 2), np.int64)
+    else:
+        explore = np.ascontiguousarray(explore, np.int64).reshape(n, 2)
+    given = (np.zeros((0, nc), np.int64) if given is None
+             else np.ascontiguousarray(given, np.int64).reshape(n, nc))
     h_power, h_ctab = rules_table(cr.rules, "heuristic", lambda: heuristic_tables(cr))
     out = Outcomes(
         contract=np.empty(n, np.int16), declarer=np.empty(n, np.int8), old=np.empty(n, np.int8),
@@ -118,8 +132,10 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
         calls=np.zeros((n, cr.max_calls), np.int16), call_seat=np.zeros((n, cr.max_calls), np.int8),
         ncalls=np.empty(n, np.int16), cards=np.zeros((n, nc), np.int8),
         leaders=np.zeros((n, hs), np.int8), trick_winners=np.zeros((n, hs), np.int8),
+        options=np.zeros((len(explore), cr.max_calls), np.uint64),
     )
-    lineup = Lineup(bot_kind, bot_params, seat_bot, h_power, h_ctab)
+    lineup = Lineup(bot_kind, bot_params, seat_bot, h_power, h_ctab, ev_values, ev_binom,
+                    ev_edges, explore, given)
     _play_batch(seeds, dealers, cr.tables, lineup, scratch_for(cr.tables), out)
     if hand_index is None:
         hand_index = np.arange(n, dtype=np.int64)

@@ -14,22 +14,27 @@ from numba import njit
 
 from .bits import ONE, ZERO, allowed_cards, nth_bit, popcount
 from . import botcalls
-from .codes import (BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_SINGLE,
+from .codes import (BOT_EV, BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_SINGLE,
                     TEAM_ALONE, TIER_INSTANT, TIER_OUT, WIN_OLD)
 from .draws import STREAM, draw, mix64
-from .steps import (classify, count_doubles, deal, eval_preds, form_teams, pay_out, play_to_trick,
+from .steps import (classify, count_doubles, deal, deal_given, eval_preds, form_teams, pay_out, play_to_trick,
                     price, tie_winner)
 
 
 class Lineup(NamedTuple):
     """The kernel bots of a batch: kind and parameter row of each bot, the bot in each seat of
-    each hand, and the tables the heuristic kind reads."""
+    each hand, the tables the heuristic and ev kinds read, and the calls calibration forces."""
 
     bot_kind: np.ndarray  # [bot] BOT_* code
     bot_params: np.ndarray  # [bot, i]
     seat_bot: np.ndarray  # [hand, seat] bot index
     h_power: np.ndarray
     h_ctab: np.ndarray
+    ev_values: np.ndarray  # [table, hand key, position, context, call code] (kopsim.bots.ev)
+    ev_binom: np.ndarray  # binomial coefficients: the exact key of a hand
+    ev_edges: np.ndarray  # [order, bucket edge]: the key of a hand by its strength, if no columns
+    explore: np.ndarray  # [hand] (call number, call code) forced, -1 for none; or no rows
+    given: np.ndarray  # [hand, i] the i-th card dealt, instead of a shuffle; or no rows
 
 
 class Scratch(NamedTuple):
@@ -72,6 +77,7 @@ class Outcomes(NamedTuple):
     cards: np.ndarray
     leaders: np.ndarray
     trick_winners: np.ndarray
+    options: np.ndarray  # [hand, call number] the legal calls, as bits of their codes (when exploring)
 
 
 def scratch_for(t) -> Scratch:
@@ -102,6 +108,25 @@ def _draw_seat(seat, n, st0, st1, st2, st3):
     return j, st0, st1, st2, st3
 
 
+@njit(cache=True, inline='always')
+def _forced_call(calls, m, explore, h, ncalls):
+    """The index in calls[:m] of the call that calibration forces at this point, or -1."""
+    if explore.shape[0] == 0 or explore[h, 0] != ncalls:
+        return -1
+    for i in range(m):
+        if calls[i] == explore[h, 1]:
+            return i
+    return -1
+
+
+@njit(cache=True, inline='always')
+def _options_mask(calls, m):
+    mask = np.uint64(0)
+    for i in range(m):
+        mask |= ONE << np.uint64(calls[i])
+    return mask
+
+
 @njit(cache=True)
 def _play_batch(seeds, dealers, t, lu, sc, out):
     """Plays hand h from seeds[h], dealt by dealers[h]: deal, contract, auction, teams, tricks,
@@ -120,8 +145,12 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
     p_op, p_mask, p_a, p_b, p_start, p_end = t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end
     c_won, c_lost, c_mult, c_all_tricks = t.c_won, t.c_lost, t.c_mult, t.c_all_tricks
     c_won_tiered, c_lost_tiered = t.c_won_tiered, t.c_lost_tiered
-    bot_kind, seat_bot = lu.bot_kind, lu.seat_bot
-    bot_params, h_power, h_ctab = lu.bot_params, lu.h_power, lu.h_ctab
+    bot_kind, seat_bot, bot_params, h_power, h_ctab = lu.bot_kind, lu.seat_bot, lu.bot_params, \
+        lu.h_power, lu.h_ctab
+    ev_values, ev_binom, ev_edges, explore = lu.ev_values, lu.ev_binom, lu.ev_edges, lu.explore
+    given = lu.given
+    o_options = out.options
+    exploring = explore.shape[0] > 0
     o_contract, o_declarer, o_old, o_doubles = out.contract, out.declarer, out.old, out.doubles
     o_winner, o_tier, o_points, o_tricks = out.winner, out.tier, out.points, out.tricks
     o_payouts, o_perm, o_calls, o_call_seat = out.payouts, out.perm, out.calls, out.call_seat
@@ -156,13 +185,14 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
         dealer = dealers[h]
         forehand = (dealer + 1) % 4
         deal(perm, hands, mix64(seed), dealer)
+        if given.shape[0] > 0:
+            deal_given(perm, hands, given, h, dealer)
         for i in range(nc):
             o_perm[h, i] = perm[i]
         eval_preds(elig, hands, dealer, p_op, p_mask, p_a, p_b, p_start, p_end, stack)
         # --- the no-bid contract; what each seat can tell of it; a contract the deal makes
         # (inline: as helpers returning pairs these cost the random line-up a tenth of its speed)
-        imp = -1
-        imp_decl = -1
+        imp, imp_decl = -1, -1
         for j in range(no_bid.shape[0]):
             k = no_bid[j]
             if not c_has_pred[k]:
@@ -190,8 +220,7 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
                     bel_k[s] = k
                     bel_decl[s] = s
                     break
-        contract = -1
-        declarer = -1
+        contract, declarer = -1, -1
         for j in range(dealt.shape[0]):
             k = dealt[j]
             for i in range(4):
@@ -203,17 +232,9 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
             if contract >= 0:
                 break
         # --- auction
-        nd = 0
-        ncalls = 0
-        bid = -1
-        bidder = -1
+        nd, ncalls, bid, bidder = 0, 0, -1, -1
         if contract < 0:
-            spoken = 0
-            asked = 0
-            passes = 0
-            any_call = False
-            turn = forehand
-            speaks = 0
+            spoken, asked, passes, any_call, turn, speaks = 0, 0, 0, False, forehand, 0
             while True:
                 if style == STYLE_SINGLE:
                     if speaks == 4:
@@ -287,8 +308,16 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
                 if style == STYLE_SINGLE and n_open_bids == 0:
                     continue  # nothing to bid: this seat does not speak
                 b = seat_bot[h, turn]
-                if bot_kind[b] == BOT_RANDOM:  # the seat's own stream
+                j = _forced_call(buf, m, explore, h, ncalls)
+                if j >= 0:
+                    pass  # calibration tries this call, whatever the bot would say
+                elif bot_kind[b] == BOT_RANDOM:  # the seat's own stream
                     j, st0, st1, st2, st3 = _draw_seat(turn, m, st0, st1, st2, st3)
+                elif bot_kind[b] == BOT_EV:
+                    j = botcalls.ev_call(buf, m, hands[turn], (turn - forehand) % 4,
+                                         (2 * (bid + 1) + (bidder == turn)) * (n_chain + 1) + nd,
+                                         h_ctab[bid if bid >= 0 else normal_k, 2], h_ctab,
+                                         h_power, ev_values, ev_binom, ev_edges, bot_params[b])
                 else:  # BOT_HEURISTIC: kernel_lineup refuses any kind it does not declare
                     j = botcalls.heuristic_call(buf, m, hands[turn], turn, bid, bidder,
                                                 bel_k[turn], bel_decl[turn], K, h_ctab, h_power,
@@ -297,6 +326,8 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
                 if ncalls < max_calls:
                     o_calls[h, ncalls] = call
                     o_call_seat[h, ncalls] = turn
+                    if exploring:
+                        o_options[h, ncalls] = _options_mask(buf, m)
                 ncalls += 1
                 if call == CALL_PASS:
                     passes += 1
@@ -337,10 +368,7 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
         o_declarer[h] = declarer
         o_old[h] = old
         if c_instant[contract]:  # won at once, at the out price, without doubles
-            winner = WIN_OLD
-            tier = TIER_INSTANT
-            counted = 0
-            v = c_won[contract, TIER_OUT]
+            winner, tier, counted, v = WIN_OLD, TIER_INSTANT, 0, c_won[contract, TIER_OUT]
         else:
             # --- play
             o = c_order[contract]
@@ -385,10 +413,7 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
                 tricks[wseat] += 1
                 leader = wseat
             # --- scoring
-            old_pts = 0.0
-            young_pts = 0.0
-            old_tricks = 0
-            young_tricks = 0
+            old_pts, young_pts, old_tricks, young_tricks = 0.0, 0.0, 0, 0
             for s in range(4):
                 if (old >> s) & 1:
                     old_pts += points[s]
@@ -397,11 +422,8 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
                     young_pts += points[s]
                     young_tricks += tricks[s]
             counted, last = count_doubles(dseats, nd, old, c_max_doubles[contract])
-            lone_won = False
-            lone_lost = False
-            if n_old == 1:
-                lone_won = not c_won_tiered[contract]
-                lone_lost = not c_lost_tiered[contract]
+            lone_won = n_old == 1 and not c_won_tiered[contract]
+            lone_lost = n_old == 1 and not c_lost_tiered[contract]
             winner, tier = classify(old_pts, young_pts, old_tricks, young_tricks, win_points,
                                     schneider_max, c_all_tricks[contract],
                                     tie_winner(tie_nobody, counted, last), lone_won, lone_lost)

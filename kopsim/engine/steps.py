@@ -44,6 +44,17 @@ def deal(perm, hands, state, dealer):
         hands[(dealer + 1 + i) % 4] |= ONE << np.uint64(perm[i])
 
 
+@njit(cache=True, inline='always')
+def deal_given(perm, hands, given, h, dealer):
+    """Deal h as given (given[h, i]: the i-th card dealt), instead of shuffled: calibration
+    chooses the hands it studies."""
+    for s in range(4):
+        hands[s] = ZERO
+    for i in range(perm.shape[0]):
+        perm[i] = given[h, i]
+        hands[(dealer + 1 + i) % 4] |= ONE << np.uint64(perm[i])
+
+
 # ------------------------------------------------------------------------------------ predicates
 
 

@@ -1,0 +1,243 @@
+"""Calibration of the `ev` bot: its table of call values, learnt by self-play under a ruleset.
+
+A round plays `deals` deals with four ev bots using the current table. In each deal one call is
+picked at random among those the auction made; the deal is then replayed once for every call that
+was legal at that point, the auction forced to that call and everyone playing on by the table.
+The payout to the seat that made it is a sample of that call's value for the seat's hand key,
+position and context; all the calls of one point are valued on the same deal (common random
+numbers), so their differences carry little noise. The samples of earlier rounds count half as
+much each round; a rarely seen hand's value is drawn towards its strength bucket's (`shrink`).
+Rounds repeat until the policy changes on less than `SETTLED` of the decisions, or `rounds`.
+
+Everything is seeded from the parameters, and chunks of deals are fixed in size and summed in
+order, so the table is the same whatever the number of jobs. It is cached by the ruleset's sha256
+and the parameters, in memory and in the user cache folder (`KOPSIM_CACHE`, else
+`$XDG_CACHE_HOME/kopsim`, else `~/.cache/kopsim`); a cached file that fails its checksum is
+recomputed, never used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from ..engine.codes import CALL_BID
+from ..engine.layout import hand_seeds
+from ..engine.rng import hand_seed
+from ..rules.cache import table as rules_table
+from .ev import BUCKETS, UNKNOWN, EvParams, call_order, hand_key, key_space, n_contexts
+from .heuristic import heuristic_tables, strength
+
+VERSION = 2  # of the calibration method: a new one invalidates every cached table
+CHUNK = 20_000  # deals per piece of work: fixed, so that jobs do not change the result
+SETTLED = 0.005
+DECAY = 0.5
+
+
+@dataclass(frozen=True)
+class EvTable:
+    """A calibrated table of call values and what it was learnt from."""
+
+    values: np.ndarray  # [key, position, context, call code]
+    binom: np.ndarray
+    edges: np.ndarray
+    key: str  # the cache key: method version, ruleset sha256, parameters
+    sha256: str  # of the values
+    summary: dict  # what it learnt (see `summarise`)
+
+
+_MEMORY: dict[str, EvTable] = {}
+
+
+def cache_dir() -> Path:
+    if os.environ.get("KOPSIM_CACHE"):
+        return Path(os.environ["KOPSIM_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "kopsim"
+
+
+def cache_key(cr, params: EvParams) -> str:
+    text = f"ev-calibration v{VERSION}|{cr.sha256}|{params.model_dump_json()}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def calibrated(cr, params: EvParams, jobs: int = 1,
+               progress: Callable[[str], None] | None = None) -> EvTable:
+    """The ev table of these rules and parameters: from memory, the cache folder, or learnt now
+    (and stored)."""
+    key = cache_key(cr, params)
+    if key in _MEMORY:
+        return _MEMORY[key]
+    path = cache_dir() / "ev" / f"{key}.npz"
+    found = _load(path, key, cr)
+    if found is None:
+        found = calibrate(cr, params, jobs, progress)
+        _save(path, found)
+    _MEMORY[key] = found
+    return found
+
+
+def is_cached(cr, params: EvParams) -> bool:
+    key = cache_key(cr, params)
+    return key in _MEMORY or _load(cache_dir() / "ev" / f"{key}.npz", key, cr) is not None
+
+
+# ---------------------------------------------------------------------------------- the method
+
+
+class _Setting:
+    """What one ruleset's calibration reads: tables, key space, the card order of each call."""
+
+    def __init__(self, cr, params: EvParams):
+        self.cr, self.params = cr, params
+        self.power, self.ctab = rules_table(cr.rules, "heuristic", lambda: heuristic_tables(cr))
+        self.binom, self.edges, self.n_keys = key_space(cr, self.power)
+        self.K = len(cr.contract_names)
+        self.n_codes = CALL_BID + self.K + cr.tables.n_chain
+        self.n_chain = int(cr.tables.n_chain)
+        self.n_ctx = n_contexts(self.K, self.n_chain)
+        self.normal = int(cr.tables.normal_k)
+        self.code_order = np.array([[call_order(c, self._ctx_order(x), self.ctab)
+                                     for c in range(self.n_codes)] for x in range(self.n_ctx)])
+        self.key_masks = self._key_masks()
+        self.coarse = self._coarse_keys()
+
+    def _key_masks(self) -> np.ndarray | None:
+        """[key] -> the hand (bitmask), with exact keys; None with strength buckets."""
+        if self.edges.shape[1] > 0:
+            return None
+        nc, hs = self.cr.n_cards, self.cr.n_cards // 4
+        masks = np.zeros(self.n_keys, np.uint64)
+        for cards in combinations(range(nc), hs):
+            m = np.uint64(sum(1 << c for c in cards))
+            masks[hand_key(m, 0, self.binom, self.edges, self.power)] = m
+        return masks
+
+    def _ctx_order(self, ctx: int) -> int:
+        k = ctx // (self.n_chain + 1) // 2 - 1
+        return int(self.ctab[k if k >= 0 else self.normal, 2])
+
+    def _coarse_keys(self) -> np.ndarray:
+        """[key, order] -> strength bucket: the coarser level exact keys are drawn towards."""
+        n_orders = self.power.shape[0]
+        out = np.zeros((self.n_keys, n_orders), np.int64)
+        if self.key_masks is None:
+            return out
+        for o in range(n_orders):
+            s = np.array([strength(m, o, self.power) for m in self.key_masks])
+            cuts = np.quantile(s, np.arange(1, BUCKETS) / BUCKETS)
+            out[:, o] = np.searchsorted(cuts, s, side="right")
+        return out
+
+    def empty(self) -> np.ndarray:
+        return np.zeros((self.n_keys, 4, self.n_ctx, self.n_codes), np.float64)
+
+    def table(self, values: np.ndarray, summary: dict | None = None, key: str = "") -> EvTable:
+        values = np.ascontiguousarray(values, np.float64)
+        sha = hashlib.sha256(values.tobytes()).hexdigest()
+        return EvTable(values, self.binom, self.edges, key, sha, summary or {})
+
+
+def calibrate(cr, params: EvParams, jobs: int = 1,
+              progress: Callable[[str], None] | None = None) -> EvTable:
+    """Learns the table by rounds of self-play (see the module's text)."""
+    from .calibrate_play import explore_round, summarise
+    st = _Setting(cr, params)
+    total, count = st.empty(), st.empty()
+    values = estimate(st, total, count)
+    history = []
+    for r in range(params.rounds):
+        s, n = explore_round(st, st.table(values), r, jobs)
+        total, count = total * DECAY + s, count * DECAY + n
+        new = estimate(st, total, count)
+        changed = policy_change(values, new, count)
+        values = new
+        history.append({"round": r + 1, "policy_changed": changed})
+        if progress:
+            progress(f"round {r + 1}/{params.rounds}: the policy changed on {changed:.1%} "
+                     "of the decisions")
+        if r > 0 and changed < SETTLED:
+            break
+    summary = summarise(st, st.table(values))
+    summary["rounds"] = history
+    return st.table(values, summary, cache_key(cr, params))
+
+
+def estimate(st: _Setting, total: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Values from the sums and counts of samples: each key's mean drawn towards its bucket's,
+    each bucket's towards the position and context's; UNKNOWN where a call was never tried (the
+    pass and the ask: 0)."""
+    m = st.params.shrink
+    g_total, g_count = total.sum(axis=0), count.sum(axis=0)  # [pos, ctx, code]
+    g_mean = np.where(g_count > 0, g_total / np.maximum(g_count, 1e-12), 0.0)
+    values = np.empty_like(total)
+    n_buckets = int(st.coarse.max()) + 1
+    for ctx in range(st.n_ctx):
+        for code in range(st.n_codes):
+            b = st.coarse[:, st.code_order[ctx, code]]
+            for pos in range(4):
+                t, n = total[:, pos, ctx, code], count[:, pos, ctx, code]
+                bt = np.bincount(b, t, n_buckets)
+                bn = np.bincount(b, n, n_buckets)
+                bucket = (bt + m * g_mean[pos, ctx, code]) / (bn + m) if m > 0 else \
+                    np.where(bn > 0, bt / np.maximum(bn, 1e-12), g_mean[pos, ctx, code])
+                fine = (t + m * bucket[b]) / (n + m) if m > 0 else \
+                    np.where(n > 0, t / np.maximum(n, 1e-12), bucket[b])
+                values[:, pos, ctx, code] = fine
+    never = g_count <= 0
+    values[:, never] = UNKNOWN
+    values[:, :, :, :CALL_BID] = np.where(never[None, :, :, :CALL_BID], 0.0,
+                                          values[:, :, :, :CALL_BID])
+    return values
+
+
+def policy_change(old: np.ndarray, new: np.ndarray, count: np.ndarray) -> float:
+    """The share of sampled decisions (weighted by samples) whose best call differs."""
+    weight = count.sum(axis=-1)
+    if weight.sum() <= 0:
+        return 1.0
+    differs = old.argmax(axis=-1) != new.argmax(axis=-1)
+    return float((weight * differs).sum() / weight.sum())
+
+
+# ---------------------------------------------------------------------------------- the cache
+
+
+def _save(path: Path, table: EvTable) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        np.savez_compressed(f, values=table.values, binom=table.binom, edges=table.edges,
+                            meta=np.array(json.dumps({"key": table.key, "sha256": table.sha256,
+                                                      "summary": table.summary})))
+    os.replace(tmp, path)
+
+
+def _load(path: Path, key: str, cr) -> EvTable | None:
+    """The cached table, or None if absent or not exactly what was stored for this key."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            values, binom, edges = z["values"], z["binom"], z["edges"]
+            meta = json.loads(str(z["meta"]))
+    except (OSError, ValueError, KeyError, EOFError):
+        return None
+    if (meta.get("key") != key or values.dtype != np.float64 or values.ndim != 4
+            or hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
+            != meta.get("sha256") or binom.shape != (cr.n_cards + 1, cr.n_cards // 4 + 2)):
+        return None
+    return EvTable(values, binom, edges, key, meta["sha256"], meta.get("summary", {}))
+
+
+def round_seed(params: EvParams, r: int) -> int:
+    return hand_seed(params.seed, 1_000_003 + r)
+
+
+__all__ = ["EvTable", "calibrated", "calibrate", "cache_dir", "cache_key", "is_cached",
+           "round_seed", "hand_seeds"]
