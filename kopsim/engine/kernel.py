@@ -144,11 +144,15 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
 
 def take(res: BatchResult, idx: np.ndarray) -> BatchResult:
     """The hands `idx` of a batch, in that order."""
-    fields = {k: getattr(res, k)[idx] for k in res.__dataclass_fields__ if k != "compiled"}
-    return BatchResult(res.compiled, **fields)
+    fields = {k: getattr(res, k)[idx] for k in res.__dataclass_fields__
+              if k not in ("compiled", "options")}
+    options = res.options[idx] if len(res.options) else res.options
+    return BatchResult(res.compiled, options=options, **fields)
 
 
 def concat(parts: list[BatchResult]) -> BatchResult:
     fields = {k: np.concatenate([getattr(p, k) for p in parts])
               for k in parts[0].__dataclass_fields__ if k != "compiled"}
+    if any(len(p.options) == 0 for p in parts):  # recorded only when exploring
+        fields["options"] = parts[0].options[:0]
     return BatchResult(parts[0].compiled, **fields)
