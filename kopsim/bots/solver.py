@@ -351,34 +351,20 @@ def _play_card(c, p_i, p_f, p, c_i, c_f, e, old_mask, suit, beat, cpts):
 
 
 @njit(cache=True, inline='always')
-def _after_child(is_max, v, best, bmove, card, alpha, beta):
-    """(best, best card, alpha, beta) of a node once its card `card` proved worth v."""
+def _after_child(is_max, v, best, alpha, beta):
+    """(better, alpha, beta) of a node whose best so far is `best` once a card proved worth v:
+    whether v is its new best, and its window after."""
     if is_max:
-        if v > best:
-            best = v
-            bmove = card
-            if v > alpha:
-                alpha = v
-    elif v < best:
-        best = v
-        bmove = card
-        if v < beta:
-            beta = v
-    return best, bmove, alpha, beta
-
-
-@njit(cache=True, inline='always')
-def _back_up(d, v, s_i, s_f, s_mv):
-    """Node d takes its last tried card's value v: best so far, window, cut-off."""
-    mi = s_i[d, I_MI]
-    n_moves = s_i[d, I_NM]
-    best, bmove, alpha, beta = _after_child(s_i[d, I_MAX], v, s_f[d, F_BEST], s_i[d, I_BMOVE],
-                                            s_mv[d, mi - 1], s_f[d, F_ALPHA], s_f[d, F_BETA])
-    s_f[d, F_BEST] = best
-    s_i[d, I_BMOVE] = bmove
-    s_f[d, F_ALPHA] = alpha
-    s_f[d, F_BETA] = beta
-    s_i[d, I_MI] = n_moves if alpha >= beta else mi  # a cut-off skips the cards left
+        if v <= best:
+            return False, alpha, beta
+        if v > alpha:
+            alpha = v
+        return True, alpha, beta
+    if v >= best:
+        return False, alpha, beta
+    if v < beta:
+        beta = v
+    return True, alpha, beta
 
 
 @njit(cache=True, inline='always')
@@ -468,7 +454,17 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt
                 stats[0] += nodes
                 return v
             d -= 1
-            _back_up(d, v, s_i, s_f, s_mv)
+            # the parent takes the value of the card it tried last (written here, not in a
+            # helper: a helper's writes under a condition would keep reference counts)
+            better, alpha, beta = _after_child(s_i[d, I_MAX], v, s_f[d, F_BEST], s_f[d, F_ALPHA],
+                                               s_f[d, F_BETA])
+            if better:
+                s_f[d, F_BEST] = v
+                s_i[d, I_BMOVE] = s_mv[d, s_i[d, I_MI] - 1]
+                s_f[d, F_ALPHA] = alpha
+                s_f[d, F_BETA] = beta
+            if alpha >= beta:
+                s_i[d, I_MI] = s_i[d, I_NM]  # cut off: skip the cards left
             mode = NEXT_MOVE
 
 
@@ -630,6 +626,20 @@ def _tables(cr: CompiledRules, order: int) -> _Tables:
     return table(cr.rules, ("solver", order), lambda: _Tables(cr, order))
 
 
+def _solver_tables(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> SolverTables:
+    """The search's tables for a contract played by these sides under these doubles, built once
+    (a bot solves the same contract for every card it weighs)."""
+    doubles = tuple(int(s) for s in double_seats)
+
+    def build() -> SolverTables:
+        t = _tables(cr, int(cr.tables.c_order[contract]))
+        prep = _prepare(cr, contract, old_mask, doubles)
+        return SolverTables(t.suit, t.suit_mask, t.beat, t.cpts, t.strength, t.play_rules,
+                            prep.tparams, prep.vtab)
+
+    return table(cr.rules, ("solver", contract, old_mask, doubles), build)
+
+
 def _transposition_table(tt_bits: int) -> TranspositionTable:
     size = 1 << tt_bits
     return TranspositionTable(np.zeros(size, np.uint64), np.full(size, -1, np.int64),
@@ -683,7 +693,6 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     a = cr.tables
     contract = int(contract)
     old_mask = int(old_mask) & 15
-    prep = _prepare(cr, contract, old_mask, double_seats)
     points = [float(x) for x in points]
     tricks = [int(x) for x in tricks]
     opts = sum(points[s] for s in range(4) if (old_mask >> s) & 1)
@@ -699,16 +708,17 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     trick = [int(c) for c in trick]
     hands_arr = np.array([int(h) for h in hands], np.uint64)
     _check_position(cr, hands_arr, int(leader), trick)
-    t = _tables(cr, int(a.c_order[contract]))
+    tables = _solver_tables(cr, contract, old_mask, double_seats)
     # --- the root state: replay the open trick
     seat = leader = int(leader)
     led = wcard = 0
     wseat = leader
     tpts = 0.0
     for i, c in enumerate(trick):
-        tpts += t.cpts[c]
-        led, wcard, wseat = (int(x) for x in play_to_trick(i, c, seat, t.suit[c],
-                                                           t.beat[led, wcard], led, wcard, wseat))
+        tpts += tables.cpts[c]
+        led, wcard, wseat = (int(x) for x in play_to_trick(i, c, seat, tables.suit[c],
+                                                           tables.beat[led, wcard], led, wcard,
+                                                           wseat))
         seat = (seat + 1) % 4
     root_i = np.zeros(N_I, np.int64)
     root_i[[I_SEAT, I_POS, I_LEADER, I_LED, I_WCARD, I_WSEAT, I_OTR, I_YTR]] = \
@@ -721,8 +731,6 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     n_left = bin(rem).count("1")
     if tt_bits is None:
         tt_bits = min(22, max(10, 3 * (n_left // 4) + 2))
-    tables = SolverTables(t.suit, t.suit_mask, t.beat, t.cpts, t.strength, t.play_rules,
-                          prep.tparams, prep.vtab)
     move_vals = np.full(cr.n_cards, np.nan, np.float64)
     pv = np.full(max(n_left, 1), -1, np.int64)
     stack = _search_stack(n_left + 2, cr.n_cards)
