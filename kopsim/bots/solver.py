@@ -177,18 +177,17 @@ def _tt_slot(rem, aux, opts, ypts, tt_bits):
 
 
 @njit(cache=True, inline='always')
-def _tt_holds(slot, rem, aux, opts, ypts, tt_rem, tt_aux, tt_op, tt_yp):
-    """Whether the table's slot holds this very position (read without branching: see above)."""
-    return ((tt_rem[slot] == rem) & (tt_aux[slot] == aux) & (tt_op[slot] == opts)
-            & (tt_yp[slot] == ypts))
+def _tt_holds(d, slot, aux, s_f, tt_aux, tt_op, tt_yp):
+    """Whether the table's slot, already known to hold node d's cards, holds node d itself
+    (read without branching: see above)."""
+    return ((tt_aux[slot] == aux) & (tt_op[slot] == s_f[d, F_OPTS])
+            & (tt_yp[slot] == s_f[d, F_YPTS]))
 
 
 @njit(cache=True, inline='always')
-def _window_after_probe(same, lo, hi, alpha, beta):
-    """(cut, value, alpha, beta): stored bounds lo..hi of this very position (same) either
-    settle it, or narrow its window."""
-    if not same:
-        return False, 0.0, alpha, beta
+def _window_after_probe(lo, hi, alpha, beta):
+    """(cut, value, alpha, beta): a position's stored bounds lo..hi either settle it, or narrow
+    its window."""
     if lo >= beta or lo == hi:
         return True, lo, alpha, beta
     if hi <= alpha:
@@ -201,25 +200,9 @@ def _window_after_probe(same, lo, hi, alpha, beta):
 
 
 @njit(cache=True, inline='always')
-def _tt_probe(d, slot, rem, aux, s_f, tt_rem, tt_aux, tt_op, tt_yp, tt_lo, tt_hi):
-    """(cut, value): the stored bounds settle node d, or they narrow its window in place."""
-    same = _tt_holds(slot, rem, aux, s_f[d, F_OPTS], s_f[d, F_YPTS], tt_rem, tt_aux, tt_op,
-                     tt_yp)
-    cut, v, alpha, beta = _window_after_probe(same, tt_lo[slot], tt_hi[slot], s_f[d, F_ALPHA],
-                                              s_f[d, F_BETA])
-    s_f[d, F_ALPHA] = alpha
-    s_f[d, F_BETA] = beta
-    return cut, v
-
-
-@njit(cache=True, inline='always')
-def _bounds_after_search(same, v, a0, b0, lo, hi):
-    """(lo, hi) to store for value v found in the window (a0, b0) on entry: an upper bound when
-    it failed low, a lower bound when it failed high, else exact; kept with the bounds of this
-    very position (same), if the slot held it."""
-    if not same:
-        lo = -INF
-        hi = INF
+def _bounds_after_search(v, a0, b0, lo, hi):
+    """(lo, hi) known after a search found v within the window (a0, b0), given bounds lo..hi:
+    an upper bound when it failed low, a lower bound when it failed high, else exact."""
     if v <= a0:
         if v < hi:
             hi = v
@@ -233,12 +216,19 @@ def _bounds_after_search(same, v, a0, b0, lo, hi):
 
 
 @njit(cache=True, inline='always')
-def _tt_store(d, slot, rem, aux, v, s_f, tt_rem, tt_aux, tt_op, tt_yp, tt_lo, tt_hi):
-    """Record node d's value v in its slot, replacing whatever other position the slot held."""
+def _tt_tighten(d, slot, v, s_f, tt_lo, tt_hi):
+    """Narrow the bounds the table holds for node d by its value v."""
+    lo, hi = _bounds_after_search(v, s_f[d, F_A0], s_f[d, F_B0], tt_lo[slot], tt_hi[slot])
+    tt_lo[slot] = lo
+    tt_hi[slot] = hi
+
+
+@njit(cache=True, inline='always')
+def _tt_replace(d, slot, rem, aux, v, s_f, tt_rem, tt_aux, tt_op, tt_yp, tt_lo, tt_hi):
+    """Give node d's slot to node d (whatever it held) with the bounds its value v shows."""
     opts = s_f[d, F_OPTS]
     ypts = s_f[d, F_YPTS]
-    same = _tt_holds(slot, rem, aux, opts, ypts, tt_rem, tt_aux, tt_op, tt_yp)
-    lo, hi = _bounds_after_search(same, v, s_f[d, F_A0], s_f[d, F_B0], tt_lo[slot], tt_hi[slot])
+    lo, hi = _bounds_after_search(v, s_f[d, F_A0], s_f[d, F_B0], -INF, INF)
     tt_rem[slot] = rem
     tt_aux[slot] = aux
     tt_op[slot] = opts
@@ -424,11 +414,16 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt
                 aux = _tt_aux(d, s_i)
                 slot = _tt_slot(rem, aux, s_f[d, F_OPTS], s_f[d, F_YPTS], tt_bits)
                 s_i[d, I_SLOT] = slot
-                cut, v = _tt_probe(d, slot, rem, aux, s_f, tt_rem, tt_aux, tt_op, tt_yp, tt_lo,
-                                   tt_hi)
-                if cut:
-                    mode = RETURN
-                    continue
+                # (the cards first: most slots hold other cards, and an entry's other fields
+                # lie in five more arrays, far apart in memory)
+                if tt_rem[slot] == rem and _tt_holds(d, slot, aux, s_f, tt_aux, tt_op, tt_yp):
+                    cut, v, alpha, beta = _window_after_probe(tt_lo[slot], tt_hi[slot],
+                                                              s_f[d, F_ALPHA], s_f[d, F_BETA])
+                    if cut:
+                        mode = RETURN
+                        continue
+                    s_f[d, F_ALPHA] = alpha
+                    s_f[d, F_BETA] = beta
             _open_moves(d, _held(held, s_i[d, I_SEAT], rem), s_i, s_f, old_mask, suit_mask,
                         beat, play_rule, cpts, strength, s_mv, s_key)
             mode = NEXT_MOVE
@@ -439,8 +434,12 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt
                 slot = s_i[d, I_SLOT]
                 if slot >= 0:
                     rem = s_rem[d]
-                    _tt_store(d, slot, rem, _tt_aux(d, s_i), v, s_f, tt_rem, tt_aux, tt_op,
-                              tt_yp, tt_lo, tt_hi)
+                    aux = _tt_aux(d, s_i)
+                    if tt_rem[slot] == rem and _tt_holds(d, slot, aux, s_f, tt_aux, tt_op, tt_yp):
+                        _tt_tighten(d, slot, v, s_f, tt_lo, tt_hi)
+                    else:
+                        _tt_replace(d, slot, rem, aux, v, s_f, tt_rem, tt_aux, tt_op, tt_yp,
+                                    tt_lo, tt_hi)
                 mode = RETURN
                 continue
             c = s_mv[d, mi]
