@@ -113,8 +113,10 @@ class SearchStack(NamedTuple):
 # reference (an atomic add) for every array handed to a helper, and removes the count again only
 # when the helper's uses of the array are simple; so these helpers read and write their arrays in
 # straight-line code and leave every decision to helpers of scalars (`_window_after_probe`,
-# `_bounds_after_search`, `_move_key`, `_after_child`). A count left in the loop costs the solver
-# half its speed; tests/test_solver_compiled.py checks that none is left.
+# `_bounds_after_search`, `_move_key`, `_after_child`). Where a decision must guard a read or a
+# write (the table entry's cards, tested before its other fields; the value backed up to the
+# parent), the search loop does it on its own arrays, which are never counted. A count left in
+# the loop costs the solver half its speed; tests/test_solver_compiled.py checks that none is.
 
 
 @njit(cache=True, inline='always')
