@@ -7,11 +7,13 @@ each side has taken (win threshold, ties, schneider/schwarz tiers, doubles, mult
 search carries both sides' points and tricks down to the end of the hand and prices the leaves
 exactly as the batch kernel (`kopsim.engine.kernel`) scores a hand.
 
-The search is a fail-soft alpha-beta minimax over single cards, written as one iterative numba
-function with an explicit stack (no calls, hence no reference counting in the hot loop), with a
-transposition table probed at trick boundaries. A table entry is keyed by the whole state that the
-rest of the hand depends on: the cards still out (which fixes every hand, since the deal is known),
-the leader, and both sides' points and tricks so far; it holds a lower and an upper bound.
+The search is a fail-soft alpha-beta minimax over single cards, one iterative numba loop over an
+explicit stack whose steps (the leaf, the table probe and store, the ordered moves, the child
+node, the value backed up) are small helpers inlined into it: no calls and no reference counting
+in the hot loop. It probes a transposition table at trick boundaries. A table entry is keyed by
+the whole state that the rest of the hand depends on: the cards still out (which fixes every
+hand, since the deal is known), the leader, and both sides' points and tricks so far; it holds a
+lower and an upper bound.
 
 Legal cards, trick winners and scoring all come from the `CompiledRules` tables, in the batch
 kernel's arithmetic. `brute_force` is a plain-Python minimax over the reference engine's rules
@@ -21,6 +23,7 @@ kernel's arithmetic. `brute_force` is a plain-Python minimax over the reference 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -66,31 +69,299 @@ def _classify_many(opts, ypts, otr, ytr, tparams, out):
         out[i, 1] = t
 
 
-# ----------------------------------------------------------------------------------- the search
+# ------------------------------------------------------------------------------ search inputs
 
 
-@njit(cache=True)
-def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask,
-            suit, suit_mask, beat, cpts, strength, play_rules, tparams, vtab,
-            tt_rem, tt_aux, tt_op, tt_yp, tt_lo, tt_hi,
-            s_rem, s_i, s_f, s_mv, s_key, stats):
-    """Fail-soft alpha-beta value of the root position within (alpha0, beta0)."""
-    follow = play_rules[0] == 1
-    trump_void = play_rules[1] == 1
-    must_beat = play_rules[2] == 1
-    win_points = tparams[0]
-    smax = tparams[1]
-    all_tricks = tparams[2] != 0.0
-    tie_code = np.int64(tparams[3])
-    lone_won = tparams[4] != 0.0
-    lone_lost = tparams[5] != 0.0
-    trump_mask = suit_mask[0]
-    tt_bits = tt_rem.shape[0] - 1
-    h0 = hands[0]
-    h1 = hands[1]
-    h2 = hands[2]
-    h3 = hands[3]
+class SolverTables(NamedTuple):
+    """The rules of one contract's play and its pricing, built once per solve by `solve`."""
 
+    suit: np.ndarray  # suit group of each card in the contract's order (0: trumps)
+    suit_mask: np.ndarray  # the cards of each suit group
+    beat: np.ndarray  # [suit led, card]: the cards that beat it
+    cpts: np.ndarray  # card points
+    strength: np.ndarray  # move ordering: how many cards a card beats when it leads
+    play_rules: np.ndarray  # follow suit, trump when void, must beat
+    tparams: np.ndarray  # win points, schneider max, all tricks, tie winner, lone won/lost
+    vtab: np.ndarray  # value by outcome_slot(winner, tier)
+
+
+class TranspositionTable(NamedTuple):
+    """Bounds on the value of positions at trick boundaries, one entry per hash slot."""
+
+    rem: np.ndarray  # the cards still out
+    aux: np.ndarray  # leader | old tricks << 2 | young tricks << 10 (-1: empty)
+    opts: np.ndarray  # old side's points
+    ypts: np.ndarray  # young side's points
+    lo: np.ndarray  # lower bound
+    hi: np.ndarray  # upper bound
+
+
+class SearchStack(NamedTuple):
+    """One row per depth of the explicit stack, and the node count."""
+
+    rem: np.ndarray  # cards still out
+    ints: np.ndarray  # the integer columns I_*
+    floats: np.ndarray  # the float columns F_*
+    moves: np.ndarray  # the node's cards, best first
+    keys: np.ndarray  # their ordering keys
+    stats: np.ndarray  # [nodes searched]
+
+
+# ------------------------------------------------------------------- the steps of the search
+# Each is inlined into the search (inline='always'), so the hot loop makes no calls. They take
+# arrays and scalars (tuples of scalars at most), never a tuple of arrays. numba counts a
+# reference (an atomic add) for every array handed to a helper, and removes the count again only
+# when the helper's uses of the array are simple; so these helpers read and write their arrays in
+# straight-line code and leave every decision to helpers of scalars (`_window_after_probe`,
+# `_bounds_after_search`, `_move_key`, `_after_child`). Where a decision must guard a read or a
+# write (the table entry's cards, tested before its other fields; the value backed up to the
+# parent), the search loop does it on its own arrays, which are never counted. A count left in
+# the loop costs the solver half its speed; tests/test_solver_compiled.py checks that none is.
+
+
+@njit(cache=True, inline='always')
+def _held(hands, seat, rem):
+    """The cards seat still holds (hands: a tuple of the four deal masks)."""
+    if seat == 0:
+        return hands[0] & rem
+    if seat == 1:
+        return hands[1] & rem
+    if seat == 2:
+        return hands[2] & rem
+    return hands[3] & rem
+
+
+@njit(cache=True, inline='always')
+def _take_trick(old_mask, wseat, tp, opts, ypts, otr, ytr):
+    """Both sides' (points, tricks) after seat wseat takes a trick worth tp."""
+    if (old_mask >> wseat) & 1:
+        return opts + tp, ypts, otr + 1, ytr
+    return opts, ypts + tp, otr, ytr + 1
+
+
+@njit(cache=True, inline='always')
+def _outcome_slot(opts, ypts, otr, ytr, win_rule):
+    """The outcome slot of a finished hand; win_rule: classify's six settings, as a tuple."""
+    w, t = classify(opts, ypts, otr, ytr, win_rule[0], win_rule[1], win_rule[2], win_rule[3],
+                    win_rule[4], win_rule[5])
+    return outcome_slot(w, t)
+
+
+@njit(cache=True, inline='always')
+def _last_trick(rem, leader, hands, suit, beat, cpts):
+    """(winner seat, card points) of the last trick: each seat's one card plays itself."""
+    wseat = leader
+    wcard = 0
+    led = 0
+    tp = 0.0
+    for i in range(4):
+        seat = (leader + i) % 4
+        c = lowbit_index(_held(hands, seat, rem))
+        tp += cpts[c]
+        led, wcard, wseat = play_to_trick(i, c, seat, suit[c], beat[led, wcard], led, wcard, wseat)
+    return wseat, tp
+
+
+@njit(cache=True, inline='always')
+def _tt_aux(d, s_i):
+    """Node d's leader and both sides' tricks, packed: its table key beside cards and points."""
+    return s_i[d, I_LEADER] | (s_i[d, I_OTR] << 2) | (s_i[d, I_YTR] << 10)
+
+
+@njit(cache=True, inline='always')
+def _tt_slot(rem, aux, opts, ypts, tt_bits):
+    """The hash slot of a trick-boundary position."""
+    hk = (rem ^ (np.uint64(aux) * HMUL1)
+          ^ (np.uint64(np.int64(opts * 16.0)) * HMUL2)
+          ^ np.uint64(np.int64(ypts * 16.0)))
+    hk = (hk ^ (hk >> U29)) * HMUL1
+    return np.int64((hk >> U32) & np.uint64(tt_bits))
+
+
+@njit(cache=True, inline='always')
+def _tt_holds(d, slot, aux, s_f, tt_aux, tt_op, tt_yp):
+    """Whether the table's slot, already known to hold node d's cards, holds node d itself
+    (read without branching: see above)."""
+    return ((tt_aux[slot] == aux) & (tt_op[slot] == s_f[d, F_OPTS])
+            & (tt_yp[slot] == s_f[d, F_YPTS]))
+
+
+@njit(cache=True, inline='always')
+def _window_after_probe(lo, hi, alpha, beta):
+    """(cut, value, alpha, beta): a position's stored bounds lo..hi either settle it, or narrow
+    its window."""
+    if lo >= beta or lo == hi:
+        return True, lo, alpha, beta
+    if hi <= alpha:
+        return True, hi, alpha, beta
+    if lo > alpha:
+        alpha = lo
+    if hi < beta:
+        beta = hi
+    return False, 0.0, alpha, beta
+
+
+@njit(cache=True, inline='always')
+def _bounds_after_search(v, a0, b0, lo, hi):
+    """(lo, hi) known after a search found v within the window (a0, b0), given bounds lo..hi:
+    an upper bound when it failed low, a lower bound when it failed high, else exact."""
+    if v <= a0:
+        if v < hi:
+            hi = v
+    elif v >= b0:
+        if v > lo:
+            lo = v
+    else:
+        lo = v
+        hi = v
+    return lo, hi
+
+
+@njit(cache=True, inline='always')
+def _tt_tighten(d, slot, v, s_f, tt_lo, tt_hi):
+    """Narrow the bounds the table holds for node d by its value v."""
+    lo, hi = _bounds_after_search(v, s_f[d, F_A0], s_f[d, F_B0], tt_lo[slot], tt_hi[slot])
+    tt_lo[slot] = lo
+    tt_hi[slot] = hi
+
+
+@njit(cache=True, inline='always')
+def _tt_replace(d, slot, rem, aux, v, s_f, tt_rem, tt_aux, tt_op, tt_yp, tt_lo, tt_hi):
+    """Give node d's slot to node d (whatever it held) with the bounds its value v shows."""
+    opts = s_f[d, F_OPTS]
+    ypts = s_f[d, F_YPTS]
+    lo, hi = _bounds_after_search(v, s_f[d, F_A0], s_f[d, F_B0], -INF, INF)
+    tt_rem[slot] = rem
+    tt_aux[slot] = aux
+    tt_op[slot] = opts
+    tt_yp[slot] = ypts
+    tt_lo[slot] = lo
+    tt_hi[slot] = hi
+
+
+@njit(cache=True, inline='always')
+def _legal(hand, pos, led, wcard, suit_mask, beat, play_rule):
+    """(allowed cards, cards beating the one winning the trick); play_rule: follow suit, trump
+    when void, must beat, trump mask, as a tuple."""
+    bw = beat[led, wcard]
+    led_mask = suit_mask[led]
+    if pos == 0:
+        return hand, ZERO
+    return allowed_cards(hand, pos, led_mask, play_rule[3], bw, play_rule[0], play_rule[1],
+                         play_rule[2]), bw
+
+
+@njit(cache=True, inline='always')
+def _move_key(pos, partner_wins, beats, points, strength):
+    """How promising a card is (higher first): strong leads; smearing points when partner holds
+    the trick (keeping strength); winning the trick; else throwing the least."""
+    if pos == 0:
+        return strength
+    if partner_wins:
+        return points * 64.0 - strength
+    if beats:
+        return 10000.0 + strength
+    return -points * 64.0 - strength
+
+
+@njit(cache=True, inline='always')
+def _order_moves(d, allowed, pos, partner_wins, bw, cpts, strength, s_mv, s_key):
+    """Node d's allowed cards into s_mv[d], most promising first; returns how many."""
+    nm = 0
+    m = allowed
+    while m:
+        lb = m & (~m + ONE)
+        c = popcount(lb - ONE)
+        m ^= lb
+        k = _move_key(pos, partner_wins, (bw >> np.uint64(c)) & ONE, cpts[c], strength[c])
+        j = nm
+        while j > 0:
+            before = s_key[d, j - 1]
+            if before >= k:
+                break
+            s_key[d, j] = before
+            s_mv[d, j] = s_mv[d, j - 1]
+            j -= 1
+        s_key[d, j] = k
+        s_mv[d, j] = c
+        nm += 1
+    return nm
+
+
+@njit(cache=True, inline='always')
+def _open_moves(d, hand, s_i, s_f, old_mask, suit_mask, beat, play_rule, cpts, strength, s_mv,
+                s_key):
+    """Ready node d (whose seat holds `hand`) to try its legal cards, best first."""
+    s_f[d, F_A0] = s_f[d, F_ALPHA]
+    s_f[d, F_B0] = s_f[d, F_BETA]
+    pos = s_i[d, I_POS]
+    is_max = (old_mask >> s_i[d, I_SEAT]) & 1
+    s_i[d, I_MAX] = is_max
+    allowed, bw = _legal(hand, pos, s_i[d, I_LED], s_i[d, I_WCARD], suit_mask, beat, play_rule)
+    partner_wins = pos > 0 and ((old_mask >> s_i[d, I_WSEAT]) & 1) == is_max
+    s_i[d, I_NM] = _order_moves(d, allowed, pos, partner_wins, bw, cpts, strength, s_mv, s_key)
+    s_i[d, I_MI] = 0
+    s_i[d, I_BMOVE] = -1
+    s_f[d, F_BEST] = -INF if is_max else INF
+
+
+@njit(cache=True, inline='always')
+def _play_card(c, p_i, p_f, p, c_i, c_f, e, old_mask, suit, beat, cpts):
+    """Row e of (c_i, c_f): row p of (p_i, p_f) after its seat plays card c (the trick scored
+    when it is complete), with the parent's window."""
+    seat = p_i[p, I_SEAT]
+    pos = p_i[p, I_POS]
+    led = p_i[p, I_LED]
+    wcard = p_i[p, I_WCARD]
+    tp = p_f[p, F_TPTS] + cpts[c]
+    led, wcard, wseat = play_to_trick(pos, c, seat, suit[c], beat[led, wcard], led, wcard,
+                                      p_i[p, I_WSEAT])
+    opts = p_f[p, F_OPTS]
+    ypts = p_f[p, F_YPTS]
+    otr = p_i[p, I_OTR]
+    ytr = p_i[p, I_YTR]
+    if pos == 3:
+        opts, ypts, otr, ytr = _take_trick(old_mask, wseat, tp, opts, ypts, otr, ytr)
+        c_i[e, I_POS] = 0
+        c_i[e, I_SEAT] = wseat
+        c_i[e, I_LEADER] = wseat
+        c_f[e, F_TPTS] = 0.0
+    else:
+        c_i[e, I_POS] = pos + 1
+        c_i[e, I_SEAT] = (seat + 1) % 4
+        c_i[e, I_LEADER] = p_i[p, I_LEADER]
+        c_f[e, F_TPTS] = tp
+    c_i[e, I_LED] = led
+    c_i[e, I_WCARD] = wcard
+    c_i[e, I_WSEAT] = wseat
+    c_i[e, I_OTR] = otr
+    c_i[e, I_YTR] = ytr
+    c_f[e, F_OPTS] = opts
+    c_f[e, F_YPTS] = ypts
+    c_f[e, F_ALPHA] = p_f[p, F_ALPHA]
+    c_f[e, F_BETA] = p_f[p, F_BETA]
+
+
+@njit(cache=True, inline='always')
+def _after_child(is_max, v, best, alpha, beta):
+    """(better, alpha, beta) of a node whose best so far is `best` once a card proved worth v:
+    whether v is its new best, and its window after."""
+    if is_max:
+        if v <= best:
+            return False, alpha, beta
+        if v > alpha:
+            alpha = v
+        return True, alpha, beta
+    if v >= best:
+        return False, alpha, beta
+    if v < beta:
+        beta = v
+    return True, alpha, beta
+
+
+@njit(cache=True, inline='always')
+def _set_root(root_i, root_f, root_rem, alpha0, beta0, s_rem, s_i, s_f):
+    """Row 0 of the stack: the root position searched within (alpha0, beta0)."""
     for j in range(N_I):
         s_i[0, j] = root_i[j]
     for j in range(N_F):
@@ -99,263 +370,126 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask,
     s_f[0, F_ALPHA] = alpha0
     s_f[0, F_BETA] = beta0
 
+
+# ----------------------------------------------------------------------------------- the search
+
+ENTER, NEXT_MOVE, RETURN = 0, 1, 2  # what the search loop does next
+
+
+@njit(cache=True)
+def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt, stack):
+    """Fail-soft alpha-beta value of the root position within (alpha0, beta0). tables: a
+    SolverTables, tt: a TranspositionTable, stack: a SearchStack (unpacked once, here)."""
+    suit, suit_mask, beat, cpts, strength, play_rules, tparams, vtab = tables
+    tt_rem, tt_aux, tt_op, tt_yp, tt_lo, tt_hi = tt
+    s_rem, s_i, s_f, s_mv, s_key, stats = stack
+    play_rule = (play_rules[0] == 1, play_rules[1] == 1, play_rules[2] == 1, suit_mask[0])
+    win_rule = (tparams[0], tparams[1], tparams[2] != 0.0, np.int64(tparams[3]),
+                tparams[4] != 0.0, tparams[5] != 0.0)
+    held = (hands[0], hands[1], hands[2], hands[3])
+    tt_bits = tt_rem.shape[0] - 1
+    _set_root(root_i, root_f, root_rem, alpha0, beta0, s_rem, s_i, s_f)
     d = 0
-    mode = 0  # 0 enter a node, 1 try its next move, 2 return v to the parent
+    mode = ENTER
     v = 0.0
     nodes = 0
     while True:
-        if mode == 0:
+        if mode == ENTER:
             nodes += 1
             rem = s_rem[d]
-            pos = s_i[d, I_POS]
             s_i[d, I_SLOT] = -1
-            if pos == 0:
+            if s_i[d, I_POS] == 0:
                 n = popcount(rem)
-                if n == 0:
-                    w, t = classify(s_f[d, F_OPTS], s_f[d, F_YPTS], s_i[d, I_OTR], s_i[d, I_YTR],
-                                    win_points, smax, all_tricks, tie_code, lone_won, lone_lost)
-                    v = vtab[outcome_slot(w, t)]
-                    mode = 2
-                    continue
-                if n == 4:
-                    # the last trick plays itself
-                    leader = s_i[d, I_LEADER]
-                    wseat = leader
-                    wcard = 0
-                    led = 0
-                    tp = 0.0
-                    for i in range(4):
-                        seat = (leader + i) % 4
-                        if seat == 0:
-                            c = lowbit_index(h0 & rem)
-                        elif seat == 1:
-                            c = lowbit_index(h1 & rem)
-                        elif seat == 2:
-                            c = lowbit_index(h2 & rem)
-                        else:
-                            c = lowbit_index(h3 & rem)
-                        tp += cpts[c]
-                        led, wcard, wseat = play_to_trick(i, c, seat, suit[c], beat[led, wcard],
-                                                          led, wcard, wseat)
+                if n == 0 or n == 4:  # the hand is over, or its last trick plays itself
                     opts = s_f[d, F_OPTS]
                     ypts = s_f[d, F_YPTS]
                     otr = s_i[d, I_OTR]
                     ytr = s_i[d, I_YTR]
-                    if (old_mask >> wseat) & 1:
-                        opts += tp
-                        otr += 1
-                    else:
-                        ypts += tp
-                        ytr += 1
-                    w, t = classify(opts, ypts, otr, ytr, win_points, smax, all_tricks,
-                                    tie_code, lone_won, lone_lost)
-                    v = vtab[outcome_slot(w, t)]
-                    mode = 2
+                    if n == 4:
+                        wseat, tp = _last_trick(rem, s_i[d, I_LEADER], held, suit, beat, cpts)
+                        opts, ypts, otr, ytr = _take_trick(old_mask, wseat, tp, opts, ypts, otr,
+                                                           ytr)
+                    v = vtab[_outcome_slot(opts, ypts, otr, ytr, win_rule)]
+                    mode = RETURN
                     continue
                 # transposition table: trick boundaries with two or more tricks to go
-                aux = s_i[d, I_LEADER] | (s_i[d, I_OTR] << 2) | (s_i[d, I_YTR] << 10)
-                opts = s_f[d, F_OPTS]
-                ypts = s_f[d, F_YPTS]
-                hk = (rem ^ (np.uint64(aux) * HMUL1)
-                      ^ (np.uint64(np.int64(opts * 16.0)) * HMUL2)
-                      ^ np.uint64(np.int64(ypts * 16.0)))
-                hk = (hk ^ (hk >> U29)) * HMUL1
-                slot = np.int64((hk >> U32) & np.uint64(tt_bits))
+                aux = _tt_aux(d, s_i)
+                slot = _tt_slot(rem, aux, s_f[d, F_OPTS], s_f[d, F_YPTS], tt_bits)
                 s_i[d, I_SLOT] = slot
-                if (tt_rem[slot] == rem and tt_aux[slot] == aux and tt_op[slot] == opts
-                        and tt_yp[slot] == ypts):
-                    lo = tt_lo[slot]
-                    hi = tt_hi[slot]
-                    if lo >= s_f[d, F_BETA] or lo == hi:
-                        v = lo
-                        mode = 2
+                # (the cards first: most slots hold other cards, and an entry's other fields
+                # lie in five more arrays, far apart in memory)
+                if tt_rem[slot] == rem and _tt_holds(d, slot, aux, s_f, tt_aux, tt_op, tt_yp):
+                    cut, v, alpha, beta = _window_after_probe(tt_lo[slot], tt_hi[slot],
+                                                              s_f[d, F_ALPHA], s_f[d, F_BETA])
+                    if cut:
+                        mode = RETURN
                         continue
-                    if hi <= s_f[d, F_ALPHA]:
-                        v = hi
-                        mode = 2
-                        continue
-                    if lo > s_f[d, F_ALPHA]:
-                        s_f[d, F_ALPHA] = lo
-                    if hi < s_f[d, F_BETA]:
-                        s_f[d, F_BETA] = hi
-            s_f[d, F_A0] = s_f[d, F_ALPHA]
-            s_f[d, F_B0] = s_f[d, F_BETA]
-            # --- legal cards, ordered
-            seat = s_i[d, I_SEAT]
-            if seat == 0:
-                hand = h0 & rem
-            elif seat == 1:
-                hand = h1 & rem
-            elif seat == 2:
-                hand = h2 & rem
-            else:
-                hand = h3 & rem
-            led = s_i[d, I_LED]
-            wcard = s_i[d, I_WCARD]
-            is_max = (old_mask >> seat) & 1
-            s_i[d, I_MAX] = is_max
-            if pos == 0:
-                allowed = hand
-                bw = ZERO
-                partner_wins = False
-            else:
-                bw = beat[led, wcard]
-                allowed = allowed_cards(hand, pos, suit_mask[led], trump_mask, bw,
-                                   follow, trump_void, must_beat)
-                partner_wins = ((old_mask >> s_i[d, I_WSEAT]) & 1) == is_max
-            nm = 0
-            m = allowed
-            while m:
-                lb = m & (~m + ONE)
-                c = popcount(lb - ONE)
-                m ^= lb
-                if pos == 0:
-                    k = strength[c]
-                elif partner_wins:
-                    # partner holds the trick: smear points, keep strength
-                    k = cpts[c] * 64.0 - strength[c]
-                elif (bw >> np.uint64(c)) & ONE:
-                    k = 10000.0 + strength[c]
-                else:
-                    k = -cpts[c] * 64.0 - strength[c]
-                j = nm
-                while j > 0 and s_key[d, j - 1] < k:
-                    s_key[d, j] = s_key[d, j - 1]
-                    s_mv[d, j] = s_mv[d, j - 1]
-                    j -= 1
-                s_key[d, j] = k
-                s_mv[d, j] = c
-                nm += 1
-            s_i[d, I_NM] = nm
-            s_i[d, I_MI] = 0
-            s_i[d, I_BMOVE] = -1
-            s_f[d, F_BEST] = -INF if is_max else INF
-            mode = 1
-        elif mode == 1:
+                    s_f[d, F_ALPHA] = alpha
+                    s_f[d, F_BETA] = beta
+            _open_moves(d, _held(held, s_i[d, I_SEAT], rem), s_i, s_f, old_mask, suit_mask,
+                        beat, play_rule, cpts, strength, s_mv, s_key)
+            mode = NEXT_MOVE
+        elif mode == NEXT_MOVE:
             mi = s_i[d, I_MI]
             if mi >= s_i[d, I_NM]:
                 v = s_f[d, F_BEST]
                 slot = s_i[d, I_SLOT]
                 if slot >= 0:
                     rem = s_rem[d]
-                    aux = s_i[d, I_LEADER] | (s_i[d, I_OTR] << 2) | (s_i[d, I_YTR] << 10)
-                    opts = s_f[d, F_OPTS]
-                    ypts = s_f[d, F_YPTS]
-                    if not (tt_rem[slot] == rem and tt_aux[slot] == aux and tt_op[slot] == opts
-                            and tt_yp[slot] == ypts):
-                        tt_rem[slot] = rem
-                        tt_aux[slot] = aux
-                        tt_op[slot] = opts
-                        tt_yp[slot] = ypts
-                        tt_lo[slot] = -INF
-                        tt_hi[slot] = INF
-                    if v <= s_f[d, F_A0]:
-                        if v < tt_hi[slot]:
-                            tt_hi[slot] = v
-                    elif v >= s_f[d, F_B0]:
-                        if v > tt_lo[slot]:
-                            tt_lo[slot] = v
+                    aux = _tt_aux(d, s_i)
+                    if tt_rem[slot] == rem and _tt_holds(d, slot, aux, s_f, tt_aux, tt_op, tt_yp):
+                        _tt_tighten(d, slot, v, s_f, tt_lo, tt_hi)
                     else:
-                        tt_lo[slot] = v
-                        tt_hi[slot] = v
-                mode = 2
+                        _tt_replace(d, slot, rem, aux, v, s_f, tt_rem, tt_aux, tt_op, tt_yp,
+                                    tt_lo, tt_hi)
+                mode = RETURN
                 continue
             c = s_mv[d, mi]
             s_i[d, I_MI] = mi + 1
-            # --- play card c: the child at d + 1
-            e = d + 1
-            seat = s_i[d, I_SEAT]
-            pos = s_i[d, I_POS]
-            s_rem[e] = s_rem[d] & ~(ONE << np.uint64(c))
-            tp = s_f[d, F_TPTS] + cpts[c]
-            leader = s_i[d, I_LEADER]
-            led = s_i[d, I_LED]
-            wcard = s_i[d, I_WCARD]
-            led, wcard, wseat = play_to_trick(pos, c, seat, suit[c], beat[led, wcard], led, wcard,
-                                              s_i[d, I_WSEAT])
-            opts = s_f[d, F_OPTS]
-            ypts = s_f[d, F_YPTS]
-            otr = s_i[d, I_OTR]
-            ytr = s_i[d, I_YTR]
-            if pos == 3:
-                if (old_mask >> wseat) & 1:
-                    opts += tp
-                    otr += 1
-                else:
-                    ypts += tp
-                    ytr += 1
-                s_i[e, I_POS] = 0
-                s_i[e, I_SEAT] = wseat
-                s_i[e, I_LEADER] = wseat
-                s_f[e, F_TPTS] = 0.0
-            else:
-                s_i[e, I_POS] = pos + 1
-                s_i[e, I_SEAT] = (seat + 1) % 4
-                s_i[e, I_LEADER] = leader
-                s_f[e, F_TPTS] = tp
-            s_i[e, I_LED] = led
-            s_i[e, I_WCARD] = wcard
-            s_i[e, I_WSEAT] = wseat
-            s_i[e, I_OTR] = otr
-            s_i[e, I_YTR] = ytr
-            s_f[e, F_OPTS] = opts
-            s_f[e, F_YPTS] = ypts
-            s_f[e, F_ALPHA] = s_f[d, F_ALPHA]
-            s_f[e, F_BETA] = s_f[d, F_BETA]
-            d = e
-            mode = 0
+            _play_card(c, s_i, s_f, d, s_i, s_f, d + 1, old_mask, suit, beat, cpts)
+            s_rem[d + 1] = s_rem[d] & ~(ONE << np.uint64(c))
+            d += 1
+            mode = ENTER
         else:
             if d == 0:
                 stats[0] += nodes
                 return v
             d -= 1
-            if s_i[d, I_MAX]:
-                if v > s_f[d, F_BEST]:
-                    s_f[d, F_BEST] = v
-                    s_i[d, I_BMOVE] = s_mv[d, s_i[d, I_MI] - 1]
-                    if v > s_f[d, F_ALPHA]:
-                        s_f[d, F_ALPHA] = v
-            else:
-                if v < s_f[d, F_BEST]:
-                    s_f[d, F_BEST] = v
-                    s_i[d, I_BMOVE] = s_mv[d, s_i[d, I_MI] - 1]
-                    if v < s_f[d, F_BETA]:
-                        s_f[d, F_BETA] = v
-            if s_f[d, F_ALPHA] >= s_f[d, F_BETA]:
-                s_i[d, I_MI] = s_i[d, I_NM]  # cut off
-            mode = 1
+            # the parent takes the value of the card it tried last (written here, not in a
+            # helper: a helper's writes under a condition would keep reference counts)
+            better, alpha, beta = _after_child(s_i[d, I_MAX], v, s_f[d, F_BEST], s_f[d, F_ALPHA],
+                                               s_f[d, F_BETA])
+            if better:
+                s_f[d, F_BEST] = v
+                s_i[d, I_BMOVE] = s_mv[d, s_i[d, I_MI] - 1]
+                s_f[d, F_ALPHA] = alpha
+                s_f[d, F_BETA] = beta
+            if alpha >= beta:
+                s_i[d, I_MI] = s_i[d, I_NM]  # cut off: skip the cards left
+            mode = NEXT_MOVE
 
 
 @njit(cache=True)
-def _solve_all(root_i, root_f, root_rem, hands, old_mask,
-               suit, suit_mask, beat, cpts, strength, play_rules, tparams, vtab,
-               tt_rem, tt_aux, tt_op, tt_yp, tt_lo, tt_hi,
-               s_rem, s_i, s_f, s_mv, s_key, stats, move_vals, pv, want_moves, want_pv):
+def _solve_all(root_i, root_f, root_rem, hands, old_mask, tables, tt, stack, move_vals, pv,
+               want_moves, want_pv):
     """Root value; with want_moves each legal card's value (move_vals[card]); with want_pv a
     principal variation in pv (-1 after its end). Returns the root value."""
-    follow = play_rules[0] == 1
-    trump_void = play_rules[1] == 1
-    must_beat = play_rules[2] == 1
-    trump_mask = suit_mask[0]
-    value = _search(root_i, root_f, root_rem, -INF, INF, hands, old_mask, suit, suit_mask, beat,
-                    cpts, strength, play_rules, tparams, vtab, tt_rem, tt_aux, tt_op, tt_yp,
-                    tt_lo, tt_hi, s_rem, s_i, s_f, s_mv, s_key, stats)
+    value = _search(root_i, root_f, root_rem, -INF, INF, hands, old_mask, tables, tt, stack)
     if not want_moves and not want_pv:
         return value
-    cur_i = root_i.copy()
-    cur_f = root_f.copy()
+    suit, suit_mask, beat, cpts = tables.suit, tables.suit_mask, tables.beat, tables.cpts
+    play_rules = tables.play_rules
+    play_rule = (play_rules[0] == 1, play_rules[1] == 1, play_rules[2] == 1, suit_mask[0])
+    # the position on the line so far, as one stack row (the shape _play_card writes)
+    cur_i = root_i.copy().reshape((1, N_I))
+    cur_f = root_f.copy().reshape((1, N_F))
     rem = root_rem
     target = value
     ply = 0
     while rem != ZERO and (want_pv or ply == 0):
-        seat = cur_i[I_SEAT]
-        pos = cur_i[I_POS]
-        led = cur_i[I_LED]
-        wcard = cur_i[I_WCARD]
-        hand = hands[seat] & rem
-        bw = beat[led, wcard] if pos > 0 else ZERO
-        allowed = allowed_cards(hand, pos, suit_mask[led], trump_mask, bw, follow, trump_void,
-                           must_beat)
+        seat = cur_i[0, I_SEAT]
+        allowed, _ = _legal(hands[seat] & rem, cur_i[0, I_POS], cur_i[0, I_LED],
+                            cur_i[0, I_WCARD], suit_mask, beat, play_rule)
         is_max = (old_mask >> seat) & 1
         chosen = -1
         chosen_i = cur_i.copy()
@@ -367,47 +501,17 @@ def _solve_all(root_i, root_f, root_rem, hands, old_mask,
             m ^= lb
             ci = cur_i.copy()
             cf = cur_f.copy()
-            tp = cf[F_TPTS] + cpts[c]
-            ci[I_LED], ci[I_WCARD], ci[I_WSEAT] = play_to_trick(pos, c, seat, suit[c],
-                                                                beat[led, wcard], led, wcard,
-                                                                cur_i[I_WSEAT])
-            if pos == 3:
-                ws = ci[I_WSEAT]
-                if (old_mask >> ws) & 1:
-                    cf[F_OPTS] += tp
-                    ci[I_OTR] += 1
-                else:
-                    cf[F_YPTS] += tp
-                    ci[I_YTR] += 1
-                ci[I_POS] = 0
-                ci[I_SEAT] = ws
-                ci[I_LEADER] = ws
-                cf[F_TPTS] = 0.0
-            else:
-                ci[I_POS] = pos + 1
-                ci[I_SEAT] = (seat + 1) % 4
-                cf[F_TPTS] = tp
+            _play_card(c, cur_i, cur_f, 0, ci, cf, 0, old_mask, suit, beat, cpts)
             crem = rem & ~(ONE << np.uint64(c))
             if ply == 0 and want_moves:
-                cv = _search(ci, cf, crem, -INF, INF, hands, old_mask, suit, suit_mask, beat,
-                             cpts, strength, play_rules, tparams, vtab, tt_rem, tt_aux, tt_op,
-                             tt_yp, tt_lo, tt_hi, s_rem, s_i, s_f, s_mv, s_key, stats)
+                cv = _search(ci[0], cf[0], crem, -INF, INF, hands, old_mask, tables, tt, stack)
                 move_vals[c] = cv
                 hit = cv == target
             elif chosen < 0:
                 # a null window around the target: does this card keep the value?
-                if is_max:
-                    cv = _search(ci, cf, crem, target - 1e-9, target + 1e-9, hands, old_mask,
-                                 suit, suit_mask, beat, cpts, strength, play_rules, tparams,
-                                 vtab, tt_rem, tt_aux, tt_op, tt_yp, tt_lo, tt_hi,
-                                 s_rem, s_i, s_f, s_mv, s_key, stats)
-                    hit = cv >= target
-                else:
-                    cv = _search(ci, cf, crem, target - 1e-9, target + 1e-9, hands, old_mask,
-                                 suit, suit_mask, beat, cpts, strength, play_rules, tparams,
-                                 vtab, tt_rem, tt_aux, tt_op, tt_yp, tt_lo, tt_hi,
-                                 s_rem, s_i, s_f, s_mv, s_key, stats)
-                    hit = cv <= target
+                cv = _search(ci[0], cf[0], crem, target - 1e-9, target + 1e-9, hands, old_mask,
+                             tables, tt, stack)
+                hit = cv >= target if is_max else cv <= target
             else:
                 hit = False
             if hit and chosen < 0:
@@ -523,6 +627,34 @@ def _tables(cr: CompiledRules, order: int) -> _Tables:
     return table(cr.rules, ("solver", order), lambda: _Tables(cr, order))
 
 
+def _solver_tables(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> SolverTables:
+    """The search's tables for a contract played by these sides under these doubles, built once
+    (a bot solves the same contract for every card it weighs)."""
+    doubles = tuple(int(s) for s in double_seats)
+
+    def build() -> SolverTables:
+        t = _tables(cr, int(cr.tables.c_order[contract]))
+        prep = _prepare(cr, contract, old_mask, doubles)
+        return SolverTables(t.suit, t.suit_mask, t.beat, t.cpts, t.strength, t.play_rules,
+                            prep.tparams, prep.vtab)
+
+    return table(cr.rules, ("solver", contract, old_mask, doubles), build)
+
+
+def _transposition_table(tt_bits: int) -> TranspositionTable:
+    size = 1 << tt_bits
+    return TranspositionTable(np.zeros(size, np.uint64), np.full(size, -1, np.int64),
+                              np.zeros(size, np.float64), np.zeros(size, np.float64),
+                              np.zeros(size, np.float64), np.zeros(size, np.float64))
+
+
+def _search_stack(depth: int, n_cards: int) -> SearchStack:
+    # the moves of one node, ordered: at most a hand, which is at most the deck
+    return SearchStack(np.zeros(depth, np.uint64), np.zeros((depth, N_I), np.int64),
+                       np.zeros((depth, N_F), np.float64), np.zeros((depth, n_cards), np.int64),
+                       np.zeros((depth, n_cards), np.float64), np.zeros(1, np.int64))
+
+
 def _check_position(cr, hands, leader, trick) -> None:
     nc = cr.n_cards
     if len(hands) != 4:
@@ -562,7 +694,6 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     a = cr.tables
     contract = int(contract)
     old_mask = int(old_mask) & 15
-    prep = _prepare(cr, contract, old_mask, double_seats)
     points = [float(x) for x in points]
     tricks = [int(x) for x in tricks]
     opts = sum(points[s] for s in range(4) if (old_mask >> s) & 1)
@@ -578,16 +709,17 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     trick = [int(c) for c in trick]
     hands_arr = np.array([int(h) for h in hands], np.uint64)
     _check_position(cr, hands_arr, int(leader), trick)
-    t = _tables(cr, int(a.c_order[contract]))
+    tables = _solver_tables(cr, contract, old_mask, double_seats)
     # --- the root state: replay the open trick
     seat = leader = int(leader)
     led = wcard = 0
     wseat = leader
     tpts = 0.0
     for i, c in enumerate(trick):
-        tpts += t.cpts[c]
-        led, wcard, wseat = (int(x) for x in play_to_trick(i, c, seat, t.suit[c],
-                                                           t.beat[led, wcard], led, wcard, wseat))
+        tpts += tables.cpts[c]
+        led, wcard, wseat = (int(x) for x in play_to_trick(i, c, seat, tables.suit[c],
+                                                           tables.beat[led, wcard], led, wcard,
+                                                           wseat))
         seat = (seat + 1) % 4
     root_i = np.zeros(N_I, np.int64)
     root_i[[I_SEAT, I_POS, I_LEADER, I_LED, I_WCARD, I_WSEAT, I_OTR, I_YTR]] = \
@@ -600,30 +732,14 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     n_left = bin(rem).count("1")
     if tt_bits is None:
         tt_bits = min(22, max(10, 3 * (n_left // 4) + 2))
-    size = 1 << tt_bits
-    tt_rem = np.zeros(size, np.uint64)
-    tt_aux = np.full(size, -1, np.int64)
-    tt_op = np.zeros(size, np.float64)
-    tt_yp = np.zeros(size, np.float64)
-    tt_lo = np.zeros(size, np.float64)
-    tt_hi = np.zeros(size, np.float64)
-    D = n_left + 2
-    s_rem = np.zeros(D, np.uint64)
-    s_i = np.zeros((D, N_I), np.int64)
-    s_f = np.zeros((D, N_F), np.float64)
-    # the moves of one node, ordered: at most a hand, which is at most the deck
-    s_mv = np.zeros((D, cr.n_cards), np.int64)
-    s_key = np.zeros((D, cr.n_cards), np.float64)
-    stats = np.zeros(1, np.int64)
     move_vals = np.full(cr.n_cards, np.nan, np.float64)
     pv = np.full(max(n_left, 1), -1, np.int64)
-    value = _solve_all(root_i, root_f, np.uint64(rem), hands_arr, old_mask,
-                       t.suit, t.suit_mask, t.beat, t.cpts, t.strength, t.play_rules,
-                       prep.tparams, prep.vtab, tt_rem, tt_aux, tt_op, tt_yp, tt_lo, tt_hi,
-                       s_rem, s_i, s_f, s_mv, s_key, stats, move_vals, pv, moves, line)
+    stack = _search_stack(n_left + 2, cr.n_cards)
+    value = _solve_all(root_i, root_f, np.uint64(rem), hands_arr, old_mask, tables,
+                       _transposition_table(tt_bits), stack, move_vals, pv, moves, line)
     mv = {int(c): float(move_vals[c]) for c in range(cr.n_cards) if not np.isnan(move_vals[c])}
     best = [int(c) for c in pv if c >= 0] if line else []
-    return SolveResult(float(value), best, mv, int(stats[0]), seat if rem else None)
+    return SolveResult(float(value), best, mv, int(stack.stats[0]), seat if rem else None)
 
 
 # ------------------------------------------------------------------------- plain reference search
