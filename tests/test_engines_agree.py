@@ -17,6 +17,7 @@ LINEUPS = {
     "random": ["random"] * 4,
     "heuristic": ["heuristic"] * 4,
     "mixed": ["heuristic", "random", {"name": "heuristic", "solo": 2.2, "smear": 0.0}, "random"],
+    "ev": [{"name": "ev", "deals": 2000, "rounds": 2}, "heuristic"] * 2,
 }
 
 

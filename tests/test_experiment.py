@@ -404,7 +404,7 @@ def test_shipped_experiments_are_valid():
     kv = load_experiment(ROOT / "experiments" / "kop-variants.toml")
     assert [v.label for v in kv.variants] == ["kop", "kop-trzy-dychy", "kop-catsatcards",
                                               "kop-sportowy"]
-    assert {b.name for b in kv.bots} == {"heuristic"}
+    assert {b.name for b in kv.bots} == {"ev"}  # issue 10: "good players" are ev bots
     assert kv.variants[3].session == "series"
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zipfile
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -226,7 +227,7 @@ def _load(path: Path, key: str, cr) -> EvTable | None:
         with np.load(path, allow_pickle=False) as z:
             values, binom, edges = z["values"], z["binom"], z["edges"]
             meta = json.loads(str(z["meta"]))
-    except (OSError, ValueError, KeyError, EOFError):
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
     if (meta.get("key") != key or values.dtype != np.float64 or values.ndim != 4
             or hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
@@ -241,3 +242,19 @@ def round_seed(params: EvParams, r: int) -> int:
 
 __all__ = ["EvTable", "calibrated", "calibrate", "cache_dir", "cache_key", "is_cached",
            "round_seed", "hand_seeds"]
+
+
+def prepare(cr, bots, jobs: int = 1, say: Callable[[str], None] | None = None) -> list[EvTable]:
+    """Calibrates, before play, every ev bot of a line-up whose table is not cached yet (saying
+    so), so that the processes that play find it in the cache folder. Returns the tables."""
+    from ..engine.codes import BOT_EV
+    tables = []
+    for b in bots:
+        if b.kernel_kind != BOT_EV:
+            continue
+        if say and not is_cached(cr, b.params):
+            say(f"calibrating {b.label} for {cr.rules.name} (ruleset sha256 "
+                f"{cr.sha256[:12]}…, {jobs} job{'s' * (jobs != 1)}); cached in {cache_dir()}")
+        tables.append(calibrated(cr, b.params, jobs,
+                                 (lambda m: say("  " + m)) if say else None))
+    return tables

@@ -28,7 +28,7 @@ from ..engine.bits import lowbit_index
 from ..engine.codes import BOT_EV, CALL_BID
 from ..engine.reference import Observation
 from ..rules.cache import compiled
-from .heuristic import HeuristicBot, HeuristicParams, _believed_no_bid, _mask, strength
+from .heuristic import HeuristicBot, HeuristicParams, believed_no_bid, card_mask, strength
 
 EXACT_KEYS = 5000  # up to this many possible hands, each hand is its own key
 BUCKETS = 16  # otherwise, strength buckets per card order
@@ -151,8 +151,8 @@ class EvBot(HeuristicBot):
         cr, power, ctab = self._compiled()
         table = calibrated(cr, self.params)
         index = {c: i for i, c in enumerate(cr.cards)}
-        dealt = np.uint64(_mask(obs.dealt, index))
-        _imp, _imp_decl, normal = _believed_no_bid(cr, obs, int(dealt))
+        dealt = np.uint64(card_mask(obs.dealt, index))
+        _imp, _imp_decl, normal = believed_no_bid(cr, obs, int(dealt))
         bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
         order = int(ctab[bid if bid >= 0 else normal, 2])
         codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)

@@ -342,8 +342,8 @@ class HeuristicBot:
         a = cr.tables
         index = {c: i for i, c in enumerate(cr.cards)}
         K = len(cr.contract_names)
-        dealt = _mask(obs.dealt, index)
-        imp, imp_decl, normal = _believed_no_bid(cr, obs, dealt)
+        dealt = card_mask(obs.dealt, index)
+        imp, imp_decl, normal = believed_no_bid(cr, obs, dealt)
         if obs.phase == "auction":
             codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
             bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
@@ -370,21 +370,21 @@ class HeuristicBot:
             leader = cur.leader
             for j, c in enumerate(cur.cards):
                 trick[j] = index[c]
-        legal = _mask(obs.legal_actions, index)
-        hand = _mask(obs.hand, index)
+        legal = card_mask(obs.legal_actions, index)
+        hand = card_mask(obs.hand, index)
         c = heur_card(np.uint64(legal), np.uint64(hand), ctab[k, 2], trick, leader, rel, who,
                       a.suit, a.suit_mask, a.beat_mask, power, self.prm)
         return cr.cards[c]
 
 
-def _mask(cards, index) -> int:
+def card_mask(cards, index) -> int:
     m = 0
     for c in cards:
         m |= 1 << index[c]
     return m
 
 
-def _believed_no_bid(cr: CompiledRules, obs: Observation, dealt: int) -> tuple[int, int, int]:
+def believed_no_bid(cr: CompiledRules, obs: Observation, dealt: int) -> tuple[int, int, int]:
     """(the no-bid contract, its declarer) as this seat can tell from its own hand, and the
     unconditional no-bid contract (what everyone else believes: a normal game). The same rule
     as the kernel's: an alone contract listed before the unconditional one, that this seat's

@@ -84,7 +84,12 @@ def _kernel_payouts(rules: Ruleset, a: BotSpec, b: BotSpec, deals: Deals, chunk=
     from ..rules.compile import compile_rules
     from ..terminal import compile_notice
 
+    import sys
+
+    from ..bots.calibrate import prepare
+
     cr = compile_rules(rules)
+    prepare(cr, [a, b], 1, lambda m: print(m, file=sys.stderr))
     compile_notice(_play_batch)
     seeds, dealers, idx = deals.seed, deals.dealer, deals.hand_index
     n = len(seeds)

@@ -348,10 +348,33 @@ def make_out_folder(out: Path) -> None:
                                   f"{e.strerror or e}")])
 
 
-def _open_manifest(exp: Experiment, out: Path, log: bool) -> dict:
+def _ev_tables(exp: Experiment, jobs: int) -> dict:
+    """{variant: {bot: table sha256}} of the experiment's ev bots, calibrated first where the
+    cache lacks them (said on stderr): the tables the chunks will play with."""
+    import sys
+
+    from ..bots.calibrate import prepare
+    from ..engine.codes import BOT_EV
+    from ..rules.cache import compiled
+
+    ev = [b for b in exp.bots if b.kernel_kind == BOT_EV]
+    if not ev or exp.engine != "kernel":
+        return {}
+    def say(m: str) -> None:
+        print(m, file=sys.stderr)
+    return {v.label: {b.label: t.sha256 for b, t in zip(ev, prepare(compiled(v.rules), ev, jobs,
+                                                                      say))}
+            for v in exp.variants}
+
+
+def _open_manifest(exp: Experiment, out: Path, log: bool, ev_tables: dict) -> dict:
     """This run's manifest: the folder's, when it holds the same run (else refused), or a new
-    one written to an empty folder."""
+    one written to an empty folder. The ev bots' tables are part of the run's key: results
+    played with other tables are never mixed in."""
     manifest = exp.manifest(log)
+    if ev_tables:
+        manifest["ev_tables"] = ev_tables
+        manifest["run_key"]["ev_tables"] = ev_tables
     old = R.read_manifest(out)
     if old is not None:
         _check_resumable(old, manifest, out)
@@ -383,7 +406,7 @@ def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
                 on_chunk: Callable[[ChunkResult], None] | None) -> RunSummary:
     from .parallel import run_tasks
 
-    manifest = _open_manifest(exp, out, log)
+    manifest = _open_manifest(exp, out, log, _ev_tables(exp, jobs or 1))
     R.remove_temporaries(out)
 
     K = exp.chunks
