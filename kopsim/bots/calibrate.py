@@ -104,6 +104,11 @@ class _Setting:
         self.n_codes = CALL_BID + self.K + cr.tables.n_chain
         self.n_chain = int(cr.tables.n_chain)
         self.n_ctx = n_contexts(self.K, self.n_chain)
+        if self.n_codes > 64:  # calibration records the legal calls of a point as 64 bits
+            from ..errors import InputError, Problem
+            raise InputError([Problem(cr.rules.name, "contracts", f"the ev bot needs at most 64 "
+                                      f"call codes (pass, ask, bids, doubles); this ruleset has "
+                                      f"{self.n_codes}")])
         self.normal = int(cr.tables.normal_k)
         self.code_order = np.array([[call_order(c, self._ctx_order(x), self.ctab)
                                      for c in range(self.n_codes)] for x in range(self.n_ctx)])
