@@ -56,7 +56,7 @@ def test_limits_count_def_line_to_last_line_and_every_kind_of_parameter():
 # The compiled hot paths not yet brought under the limits (issue 9, still open): each may not grow,
 # and an entry that comes within the limits must leave this table, so the table only shrinks.
 STILL_OVER = {  # (module, function): (lines, parameters) at most
-    ("kopsim.engine.loop", "_play_batch"): (308, 6),
+    ("kopsim.engine.loop", "_play_batch"): (305, 6),
 }
 
 

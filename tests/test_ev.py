@@ -77,7 +77,7 @@ def test_every_contract_worth_playing_is_played():
             assert share > 0, (name, contract)
 
 
-def test_calibration_is_the_same_whatever_the_number_of_jobs(monkeypatch, tmp_path):
+def test_calibration_is_the_same_whatever_the_number_of_jobs():
     from kopsim.bots import calibrate as C
     cr = compile_rules(load_ruleset("kop"))
     params = EvParams(deals=25_000, rounds=1, seed=3)  # two chunks of deals

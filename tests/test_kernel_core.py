@@ -91,3 +91,17 @@ def test_the_engine_fingerprint_covers_every_compiled_module():
     for module in ("engine/steps.py", "engine/loop.py", "engine/codes.py", "engine/tables.py",
                    "bots/kernel.py"):
         assert root / module in covered, module
+
+
+def test_a_given_deal_is_dealt_one_card_at_a_time_from_the_dealers_left_and_checked():
+    cr = compile_rules(load_ruleset("kop"))
+    order = np.arange(16)[::-1].copy()
+    res = play_batch(cr, np.array([3]), np.array([1]), given=order[None, :])
+    hands = res.record(0).hands
+    # card i goes to seat (dealer + 1 + i) mod 4: the dealer is 1, so seat 2 gets cards 0, 4, ...
+    assert hands[2] == [cr.cards[c] for c in order[0::4]]
+    assert hands[1] == [cr.cards[c] for c in order[3::4]]
+    broken = order.copy()
+    broken[0] = broken[1]
+    with pytest.raises(ValueError, match="each card of the deck once"):
+        play_batch(cr, np.array([3]), np.array([1]), given=broken[None, :])

@@ -30,7 +30,6 @@ from typing import Callable
 import numpy as np
 
 from ..engine.codes import CALL_BID
-from ..engine.layout import hand_seeds
 from ..engine.rng import hand_seed
 from ..rules.cache import table as rules_table
 from .ev import BUCKETS, UNKNOWN, EvParams, call_order, hand_key, key_space, n_contexts
@@ -69,17 +68,20 @@ def cache_key(cr, params: EvParams) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def calibrated(cr, params: EvParams, jobs: int = 1,
-               progress: Callable[[str], None] | None = None) -> EvTable:
+def calibrated(cr, params: EvParams, jobs: int = 1, say: Callable[[str], None] | None = None,
+               label: str = "ev") -> EvTable:
     """The ev table of these rules and parameters: from memory, the cache folder, or learnt now
-    (and stored)."""
+    (and stored), which `say` announces and follows round by round."""
     key = cache_key(cr, params)
     if key in _MEMORY:
         return _MEMORY[key]
     path = cache_dir() / "ev" / f"{key}.npz"
     found = _load(path, key, cr)
     if found is None:
-        found = calibrate(cr, params, jobs, progress)
+        if say:
+            say(f"calibrating {label} for {cr.rules.name} (ruleset sha256 {cr.sha256[:12]}…, "
+                f"{jobs} job{'s' * (jobs != 1)}); cached in {cache_dir()}")
+        found = calibrate(cr, params, jobs, (lambda m: say("  " + m)) if say else None)
         _save(path, found)
     _MEMORY[key] = found
     return found
@@ -190,18 +192,21 @@ def estimate(st: _Setting, total: np.ndarray, count: np.ndarray) -> np.ndarray:
             b = st.coarse[:, st.code_order[ctx, code]]
             for pos in range(4):
                 t, n = total[:, pos, ctx, code], count[:, pos, ctx, code]
-                bt = np.bincount(b, t, n_buckets)
-                bn = np.bincount(b, n, n_buckets)
-                bucket = (bt + m * g_mean[pos, ctx, code]) / (bn + m) if m > 0 else \
-                    np.where(bn > 0, bt / np.maximum(bn, 1e-12), g_mean[pos, ctx, code])
-                fine = (t + m * bucket[b]) / (n + m) if m > 0 else \
-                    np.where(n > 0, t / np.maximum(n, 1e-12), bucket[b])
-                values[:, pos, ctx, code] = fine
+                bucket = _shrunk(np.bincount(b, t, n_buckets), np.bincount(b, n, n_buckets),
+                                 g_mean[pos, ctx, code], m)
+                values[:, pos, ctx, code] = _shrunk(t, n, bucket[b], m)
     never = g_count <= 0
     values[:, never] = UNKNOWN
     values[:, :, :, :CALL_BID] = np.where(never[None, :, :, :CALL_BID], 0.0,
                                           values[:, :, :, :CALL_BID])
     return values
+
+
+def _shrunk(total, count, prior, m: float):
+    """Means of samples drawn towards prior with the weight of m samples (none: the prior)."""
+    if m > 0:
+        return (total + m * prior) / (count + m)
+    return np.where(count > 0, total / np.maximum(count, 1e-12), prior)
 
 
 def policy_change(old: np.ndarray, new: np.ndarray, count: np.ndarray) -> float:
@@ -245,21 +250,8 @@ def round_seed(params: EvParams, r: int) -> int:
     return hand_seed(params.seed, 1_000_003 + r)
 
 
-__all__ = ["EvTable", "calibrated", "calibrate", "cache_dir", "cache_key", "is_cached",
-           "round_seed", "hand_seeds"]
-
-
 def prepare(cr, bots, jobs: int = 1, say: Callable[[str], None] | None = None) -> list[EvTable]:
-    """Calibrates, before play, every ev bot of a line-up whose table is not cached yet (saying
-    so), so that the processes that play find it in the cache folder. Returns the tables."""
+    """The tables of a line-up's ev bots, learnt before play where the cache lacks them (saying
+    so), so that the processes that play find them in the cache folder."""
     from ..engine.codes import BOT_EV
-    tables = []
-    for b in bots:
-        if b.kernel_kind != BOT_EV:
-            continue
-        if say and not is_cached(cr, b.params):
-            say(f"calibrating {b.label} for {cr.rules.name} (ruleset sha256 "
-                f"{cr.sha256[:12]}…, {jobs} job{'s' * (jobs != 1)}); cached in {cache_dir()}")
-        tables.append(calibrated(cr, b.params, jobs,
-                                 (lambda m: say("  " + m)) if say else None))
-    return tables
+    return [calibrated(cr, b.params, jobs, say, b.label) for b in bots if b.kernel_kind == BOT_EV]

@@ -3,14 +3,32 @@ what a table makes four ev bots do. Plays in the batch kernel only."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from ..engine.codes import CALL_BID, WIN_OLD
 from ..engine.kernel import play_batch
 from ..engine.layout import hand_seeds
-from .ev import call_order, hand_key
+from .ev import call_order, context_of, hand_key
 from .heuristic import strength
+
+
+class _Studied(NamedTuple):
+    """A chunk's base play and the call studied in each of its deals (`hands`: those deals)."""
+
+    cr: object
+    bots: list
+    table: object
+    base: object  # BatchResult
+    seeds: np.ndarray
+    dealers: np.ndarray
+    given: np.ndarray | None
+    hands: np.ndarray
+    step: np.ndarray
+    seat: np.ndarray
+    chosen: np.ndarray
 
 
 def _ev_spec(params):
@@ -73,11 +91,10 @@ def _studied_call(rng, calls_seat, steps, seat):
     n, width = calls_seat.shape
     own = (calls_seat == seat[:, None]) & (np.arange(width)[None, :] < steps[:, None])
     n_own = own.sum(axis=1)
-    first = np.argmax(own, axis=1)
     pick = np.where(rng.random(n) < 0.5, 0, (rng.random(n) * n_own).astype(np.int64))
     rank = np.cumsum(own, axis=1) - 1
     step = np.argmax(own & (rank == pick[:, None]), axis=1)
-    return np.where(n_own > 0, np.where(pick == 0, first, step), -1)
+    return np.where(n_own > 0, step, -1)
 
 
 def explore_chunk(st, table, seed: int, r: int, start: int, count: int):
@@ -98,10 +115,10 @@ def explore_chunk(st, table, seed: int, r: int, start: int, count: int):
     chosen = base.calls[hands, step].astype(np.int64)
     bid, bidder, doubles = _bid_before(base.calls[hands], base.call_seat[hands], step, st.K)
     position = (seat - dealers[hands] - 1) % 4
-    context = (2 * (bid + 1) + (bidder == seat)) * (st.n_chain + 1) + doubles
+    context = context_of(bid, bidder == seat, doubles, st.n_chain)
     held = _held(base.perm[hands].astype(np.int64), dealers[hands], seat)
     order = st.ctab[np.where(bid >= 0, bid, st.normal), 2]
-    play = (cr, bots, table, base, seeds, dealers, given, hands, step, seat, chosen)
+    play = _Studied(cr, bots, table, base, seeds, dealers, given, hands, step, seat, chosen)
     total, tally = st.empty(), st.empty()
     for code in range(st.n_codes):
         tried = np.flatnonzero((options >> np.uint64(code)) & np.uint64(1))
@@ -115,21 +132,22 @@ def explore_chunk(st, table, seed: int, r: int, start: int, count: int):
     return total, tally
 
 
-def _payoffs(play, tried, code):
+def _payoffs(play: _Studied, tried, code):
     """The payout to the calling seat when its call is `code`: the base play's where it chose
     that call, else a replay of the deal with the call forced."""
-    cr, bots, table, base, seeds, dealers, given, hands, step, seat, chosen = play
     payoff = np.empty(len(tried))
-    same = chosen[tried] == code
-    h = hands[tried]
-    payoff[same] = base.payouts[h[same], seat[tried][same]]
+    seat = play.seat[tried]
+    same = play.chosen[tried] == code
+    h = play.hands[tried]
+    payoff[same] = play.base.payouts[h[same], seat[same]]
     other = np.flatnonzero(~same)
     if len(other):
         ho = h[other]
-        explore = np.stack([step[tried][other], np.full(len(other), code)], axis=1)
-        replay = play_batch(cr, seeds[ho], dealers[ho], bots=bots, explore=explore,
-                            ev_table=table, given=None if given is None else given[ho])
-        payoff[other] = replay.payouts[np.arange(len(other)), seat[tried][other]]
+        explore = np.stack([play.step[tried][other], np.full(len(other), code)], axis=1)
+        given = None if play.given is None else play.given[ho]
+        replay = play_batch(play.cr, play.seeds[ho], play.dealers[ho], bots=play.bots,
+                            explore=explore, ev_table=play.table, given=given)
+        payoff[other] = replay.payouts[np.arange(len(other)), seat[other]]
     return payoff
 
 

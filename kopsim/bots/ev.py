@@ -28,7 +28,8 @@ from ..engine.bits import lowbit_index
 from ..engine.codes import BOT_EV, CALL_BID
 from ..engine.reference import Observation
 from ..rules.cache import compiled
-from .heuristic import HeuristicBot, HeuristicParams, believed_no_bid, card_mask, strength
+from ..rules.compile import card_mask
+from .heuristic import HeuristicBot, HeuristicParams, strength
 
 EXACT_KEYS = 5000  # up to this many possible hands, each hand is its own key
 BUCKETS = 16  # otherwise, strength buckets per card order
@@ -118,10 +119,11 @@ def ev_call(calls, m, hand, position, context, order, ctab, power, values, binom
     return best
 
 
-def context_of(bid: int, bidder_is_me: bool, doubles: int, n_chain: int) -> int:
+def context_of(bid, bidder_is_me, doubles, n_chain):
     """The auction's context for a call: the contract in force (-1: none), whether this seat
-    bid it, and the doubles said on it so far."""
-    return (2 * (bid + 1) + int(bidder_is_me)) * (n_chain + 1) + doubles
+    bid it, and the doubles said on it so far; of numbers or of numpy arrays alike. (The kernel
+    spells the same sum where it calls `ev_call`; the engines' cross-check holds them equal.)"""
+    return (2 * (bid + 1) + (bidder_is_me * 1)) * (n_chain + 1) + doubles
 
 
 def n_contexts(n_contracts: int, n_chain: int) -> int:
@@ -152,15 +154,13 @@ class EvBot(HeuristicBot):
         table = calibrated(cr, self.params)
         index = {c: i for i, c in enumerate(cr.cards)}
         dealt = np.uint64(card_mask(obs.dealt, index))
-        _imp, _imp_decl, normal = believed_no_bid(cr, obs, int(dealt))
         bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
-        order = int(ctab[bid if bid >= 0 else normal, 2])
+        order = int(ctab[bid if bid >= 0 else cr.tables.normal_k, 2])
         codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
         context = context_of(bid, obs.bidder == obs.seat, _doubles_said(cr, obs),
                              cr.tables.n_chain)
         i = ev_call(codes, len(codes), dealt, (obs.seat - obs.dealer - 1) % 4, context, order,
-                    ctab, power,
-                    table.values[None], table.binom, table.edges, self.prm)
+                    ctab, power, table.values[None], table.binom, table.edges, self.prm)
         return obs.legal_actions[i]
 
 

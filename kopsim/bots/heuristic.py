@@ -23,7 +23,7 @@ from ..engine.codes import BOT_HEURISTIC
 from ..engine.reference import Observation
 from ..engine.steps import play_to_trick
 from ..rules.cache import compiled, table
-from ..rules.compile import CompiledRules
+from ..rules.compile import CompiledRules, card_mask
 
 # parameter vector layout (kernel rows and Params share it)
 P_SOLO, P_DU, P_CICHA, P_DOUBLE, P_REDOUBLE, P_TEAM_DOUBLE, P_SMEAR = range(7)
@@ -343,7 +343,7 @@ class HeuristicBot:
         index = {c: i for i, c in enumerate(cr.cards)}
         K = len(cr.contract_names)
         dealt = card_mask(obs.dealt, index)
-        imp, imp_decl, normal = believed_no_bid(cr, obs, dealt)
+        imp, imp_decl, normal = _believed_no_bid(cr, obs, dealt)
         if obs.phase == "auction":
             codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
             bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
@@ -377,14 +377,7 @@ class HeuristicBot:
         return cr.cards[c]
 
 
-def card_mask(cards, index) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << index[c]
-    return m
-
-
-def believed_no_bid(cr: CompiledRules, obs: Observation, dealt: int) -> tuple[int, int, int]:
+def _believed_no_bid(cr: CompiledRules, obs: Observation, dealt: int) -> tuple[int, int, int]:
     """(the no-bid contract, its declarer) as this seat can tell from its own hand, and the
     unconditional no-bid contract (what everyone else believes: a normal game). The same rule
     as the kernel's: an alone contract listed before the unconditional one, that this seat's

@@ -25,7 +25,7 @@ from ..engine.rng import Stream
 from ..engine.scoring import score
 from ..engine.steps import play_to_trick
 from ..rules.cache import compiled
-from ..rules.compile import CompiledRules
+from ..rules.compile import CompiledRules, card_mask
 
 
 class PimcParams(BaseModel):
@@ -155,18 +155,11 @@ def _solve_moves(cr: CompiledRules, st: State) -> dict[str, float]:
     from .solver import solve
 
     index = {c: i for i, c in enumerate(cr.cards)}
-    hands = [_cards_mask(index, h) for h in st.held]
+    hands = [card_mask(h, index) for h in st.held]
     res = solve(cr, cr.contract_names.index(st.contract), _seats_mask(st.old_side), hands,
                 st.leader, [index[c] for c in st.trick], st.points, st.tricks_won,
                 st.double_seats, moves=True, line=False)
     return {cr.cards[c]: v for c, v in res.move_values.items()}
-
-
-def _cards_mask(index, cards) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << index[c]
-    return m
 
 
 def _seats_mask(seats) -> int:
@@ -199,7 +192,7 @@ def payout_of_contract(cr: CompiledRules, deal: Deal, contract: str, declarer: i
     if c.instant:
         return score(rules, contract, old, [], [0] * 4, [0] * 4).payouts[seat]
     index = {x: i for i, x in enumerate(cr.cards)}
-    hands = [_cards_mask(index, h) for h in deal.hands]
+    hands = [card_mask(h, index) for h in deal.hands]
     k = cr.contract_names.index(contract)
     forehand = (deal.dealer + 1) % 4
     res = solve(cr, k, _seats_mask(old), hands, forehand, (), double_seats=doubles,

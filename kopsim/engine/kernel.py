@@ -117,12 +117,8 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     bots = bots or [bot_spec("random")]
     bot_kind, bot_params, seat_bot = kernel_lineup(bots, seat_bot, n)
     ev_values, ev_binom, ev_edges = ev_tables(cr, bots, bot_params, ev_table)
-    if explore is None:
-        explore = np.zeros((0, 2), np.int64)
-    else:
-        explore = np.ascontiguousarray(explore, np.int64).reshape(n, 2)
-    given = (np.zeros((0, nc), np.int64) if given is None
-             else np.ascontiguousarray(given, np.int64).reshape(n, nc))
+    explore = _explore_rows(cr, explore, n)
+    given = _given_deals(given, n, nc)
     h_power, h_ctab = rules_table(cr.rules, "heuristic", lambda: heuristic_tables(cr))
     out = Outcomes(
         contract=np.empty(n, np.int16), declarer=np.empty(n, np.int8), old=np.empty(n, np.int8),
@@ -140,6 +136,26 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     if hand_index is None:
         hand_index = np.arange(n, dtype=np.int64)
     return BatchResult(cr, seeds, dealers, np.asarray(hand_index, np.int64), **out._asdict())
+
+
+def _explore_rows(cr: CompiledRules, explore, n: int) -> np.ndarray:
+    """The forced calls, checked: the kernel records each call's options as 64 bits."""
+    if explore is None:
+        return np.zeros((0, 2), np.int64)
+    n_codes = 2 + len(cr.contract_names) + cr.tables.n_chain
+    if n_codes > 64:
+        raise ValueError(f"exploring needs at most 64 call codes; {cr.rules.name} has {n_codes}")
+    return np.ascontiguousarray(explore, np.int64).reshape(n, 2)
+
+
+def _given_deals(given, n: int, nc: int) -> np.ndarray:
+    """The given deals, checked to be whole decks: the kernel indexes its tables by card."""
+    if given is None:
+        return np.zeros((0, nc), np.int64)
+    given = np.ascontiguousarray(given, np.int64).reshape(n, nc)
+    if not (np.sort(given, axis=1) == np.arange(nc)).all():
+        raise ValueError("every given deal must hold each card of the deck once")
+    return given
 
 
 def take(res: BatchResult, idx: np.ndarray) -> BatchResult:

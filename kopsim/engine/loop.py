@@ -148,8 +148,7 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
     bot_kind, seat_bot, bot_params, h_power, h_ctab = lu.bot_kind, lu.seat_bot, lu.bot_params, \
         lu.h_power, lu.h_ctab
     ev_values, ev_binom, ev_edges, explore = lu.ev_values, lu.ev_binom, lu.ev_edges, lu.explore
-    given = lu.given
-    o_options = out.options
+    given, o_options = lu.given, out.options
     exploring = explore.shape[0] > 0
     o_contract, o_declarer, o_old, o_doubles = out.contract, out.declarer, out.old, out.doubles
     o_winner, o_tier, o_points, o_tricks = out.winner, out.tier, out.points, out.tricks
@@ -162,9 +161,7 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
     style = t.style
     end_passes = t.end_after_passes
     end_passes_nocall = t.end_after_passes_without_call
-    follow = t.follow_suit
-    trump_void = t.trump_when_void
-    must_beat = t.must_beat
+    follow, trump_void, must_beat = t.follow_suit, t.trump_when_void, t.must_beat
     max_calls = o_calls.shape[1]
     cap_without_bid = t.cap_without_bid
     n_chain = t.n_chain
@@ -185,7 +182,7 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
         dealer = dealers[h]
         forehand = (dealer + 1) % 4
         deal(perm, hands, mix64(seed), dealer)
-        if given.shape[0] > 0:
+        if given.shape[0] > 0:  # calibration deals the hands it studies
             deal_given(perm, hands, given, h, dealer)
         for i in range(nc):
             o_perm[h, i] = perm[i]

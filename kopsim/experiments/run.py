@@ -350,7 +350,7 @@ def make_out_folder(out: Path) -> None:
 
 def _ev_tables(exp: Experiment, jobs: int) -> dict:
     """{variant: {bot: table sha256}} of the experiment's ev bots, calibrated first where the
-    cache lacks them (said on stderr): the tables the chunks will play with."""
+    cache lacks them (said on stderr): the tables the chunks will play with, in either engine."""
     import sys
 
     from ..bots.calibrate import prepare
@@ -358,13 +358,12 @@ def _ev_tables(exp: Experiment, jobs: int) -> dict:
     from ..rules.cache import compiled
 
     ev = [b for b in exp.bots if b.kernel_kind == BOT_EV]
-    if not ev or exp.engine != "kernel":
+    if not ev:
         return {}
-    def say(m: str) -> None:
-        print(m, file=sys.stderr)
-    return {v.label: {b.label: t.sha256 for b, t in zip(ev, prepare(compiled(v.rules), ev, jobs,
-                                                                      say))}
-            for v in exp.variants}
+    tables = {v.label: prepare(compiled(v.rules), ev, jobs, lambda m: print(m, file=sys.stderr))
+              for v in exp.variants}
+    return {label: {b.label: t.sha256 for b, t in zip(ev, found)}
+            for label, found in tables.items()}
 
 
 def _open_manifest(exp: Experiment, out: Path, log: bool, ev_tables: dict) -> dict:

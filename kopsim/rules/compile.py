@@ -32,7 +32,8 @@ TIERS = TIER_NAMES
 WINNERS = WINNER_NAMES
 
 
-def _mask(cards: list[str], index: dict[str, int]) -> int:
+def card_mask(cards, index: dict[str, int]) -> int:
+    """The bitmask of card names, by their index in the deck."""
     m = 0
     for c in cards:
         m |= 1 << index[c]
@@ -86,14 +87,14 @@ def _compile_predicates(preds: list[Predicate | None], index: dict[str, int]):
         """Emits p's postfix code; returns the stack depth its evaluation needs."""
         k = p.kind
         if k == "holds_all":
-            emit(P_ALL, _mask(p.holds_all, index))
+            emit(P_ALL, card_mask(p.holds_all, index))
         elif k == "holds_any":
-            emit(P_ANY, _mask(p.holds_any, index))
+            emit(P_ANY, card_mask(p.holds_any, index))
         elif k == "holds_none":
-            emit(P_NONE, _mask(p.holds_none, index))
+            emit(P_NONE, card_mask(p.holds_none, index))
         elif k == "holds_count":
             hc = p.holds_count
-            emit(P_COUNT, _mask(hc.cards, index), hc.min, 64 if hc.max is None else hc.max)
+            emit(P_COUNT, card_mask(hc.cards, index), hc.min, 64 if hc.max is None else hc.max)
         elif k == "position":
             emit(P_POS, 0, POSITIONS.index(p.position))
         elif k in ("all_of", "any_of"):
@@ -189,7 +190,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
         c = r.contracts[n]
         for i, card in enumerate(c.team_cards):
             team_cards[k, i] = index[card]
-        team_mask[k] = np.uint64(_mask(c.team_cards, index))
+        team_mask[k] = np.uint64(card_mask(c.team_cards, index))
         for arr, tiered, price in ((won, won_tiered, c.payout.won), (lost, lost_tiered, c.payout.lost)):
             if price is None:
                 continue
