@@ -53,45 +53,13 @@ def test_limits_count_def_line_to_last_line_and_every_kind_of_parameter():
     assert offenders_in(thirteen, "g.py") == ["g.py:2 method: 2 lines, 13 parameters"]
 
 
-# The compiled hot paths not yet brought under the limits (issue 9, still open): each may not grow,
-# and an entry that comes within the limits must leave this table, so the table only shrinks.
-STILL_OVER = {  # (module, function): (lines, parameters) at most
-    ("kopsim.engine.loop", "_play_batch"): (305, 6),
-}
-
-
-def module_of(relative: str) -> str:
-    return relative.removesuffix(".py").replace("/", ".")
-
-
-def measured() -> dict[tuple[str, str], tuple[int, int]]:
-    sizes = {}
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        relative = path.relative_to(PACKAGE_DIR.parent).as_posix()
-        for node in functions_in(path.read_text(encoding="utf-8"), relative):
-            sizes[(module_of(relative), node.name)] = (function_length(node),
-                                                       parameter_count(node))
-    return sizes
-
-
 def test_no_function_in_kopsim_is_too_long_or_takes_too_many_parameters():
     paths = sorted(PACKAGE_DIR.rglob("*.py"))
     assert paths, f"no Python files under {PACKAGE_DIR}"
     offenders = []
     for path in paths:
         relative = path.relative_to(PACKAGE_DIR.parent).as_posix()
-        offenders += [o for o in offenders_in(path.read_text(encoding="utf-8"), relative)
-                      if (module_of(relative), o.split(" ")[1].rstrip(":")) not in STILL_OVER]
+        offenders += offenders_in(path.read_text(encoding="utf-8"), relative)
     assert not offenders, (
         f"functions over {MAX_FUNCTION_LINES} lines or {MAX_PARAMETERS} parameters:\n"
         + "\n".join(offenders))
-
-
-def test_the_functions_still_over_the_limits_only_shrink():
-    sizes = measured()
-    for key, (lines, parameters) in STILL_OVER.items():
-        assert key in sizes, f"{key} is gone: remove it from STILL_OVER"
-        now = sizes[key]
-        assert now[0] <= lines and now[1] <= parameters, f"{key} grew: {now}"
-        assert now[0] > MAX_FUNCTION_LINES or now[1] > MAX_PARAMETERS, (
-            f"{key} is within the limits now ({now}): remove it from STILL_OVER")

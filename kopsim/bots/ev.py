@@ -21,9 +21,9 @@ from __future__ import annotations
 from math import comb
 
 import numpy as np
-from numba import njit
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..engine.jit import kernel_jit
 from ..engine.bits import lowbit_index
 from ..engine.codes import BOT_EV, CALL_BID
 from ..engine.reference import Observation
@@ -76,7 +76,7 @@ def key_space(cr, power) -> tuple[np.ndarray, np.ndarray, int]:
     return binom, edges, BUCKETS
 
 
-@njit(cache=True)
+@kernel_jit()
 def hand_key(hand, order, binom, edges, power):
     """The key of a hand (bitmask) for a call about a contract of card order `order`."""
     if edges.shape[1] == 0:
@@ -95,7 +95,7 @@ def hand_key(hand, order, binom, edges, power):
     return b
 
 
-@njit(cache=True)
+@kernel_jit()
 def call_order(code, order, ctab):
     """The card order a call is about: a bid's contract's, else the contract in force's."""
     K = ctab.shape[0]
@@ -104,7 +104,7 @@ def call_order(code, order, ctab):
     return order
 
 
-@njit(cache=True)
+@kernel_jit()
 def ev_call(calls, m, hand, position, context, order, ctab, power, values, binom, edges, prm):
     """Index in calls[:m] of the call of highest value; the first of equal ones."""
     table = np.int64(prm[P_TABLE])

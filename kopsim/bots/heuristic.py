@@ -16,9 +16,9 @@ identically (tests/test_engines_agree.py).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..engine.jit import kernel_jit
 from ..engine.codes import BOT_HEURISTIC
 from ..engine.reference import Observation
 from ..engine.steps import play_to_trick
@@ -86,7 +86,7 @@ def heuristic_tables(cr: CompiledRules) -> tuple[np.ndarray, np.ndarray]:
     return power, ctab
 
 
-@njit(cache=True)
+@kernel_jit()
 def strength(hand, o, power):
     s = 0.0
     for c in range(power.shape[1]):
@@ -98,7 +98,7 @@ def strength(hand, o, power):
 # -------------------------------------------------------------------------------------- auction
 
 
-@njit(cache=True)
+@kernel_jit()
 def heur_call(calls, m, hand, seat, bid, bidder, imp, imp_decl, K, ctab, power, prm):
     """Index in calls[:m] of the call to make. imp/imp_decl: the contract that would be played
     if nobody bids and its declarer *as far as this seat can tell* (itself if its own hand makes
@@ -149,7 +149,7 @@ def heur_call(calls, m, hand, seat, bid, bidder, imp, imp_decl, K, ctab, power, 
 # ------------------------------------------------------------------------------------- partners
 
 
-@njit(cache=True)
+@kernel_jit()
 def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
     """rel[s] for each seat as this seat sees it: 2 itself, 1 partner, -1 opponent, 0 unknown.
 
@@ -226,7 +226,7 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
 # ----------------------------------------------------------------------------------------- play
 
 
-@njit(cache=True)
+@kernel_jit()
 def heur_card(legal, hand, o, trick, leader, rel, who_played, suit, suit_mask, beat_mask, power,
               prm):
     """The card to play from `legal` (a bitmask). trick: the cards already in the trick led by
@@ -281,7 +281,7 @@ def heur_card(legal, hand, o, trick, leader, rel, who_played, suit, suit_mask, b
     return _pick(legal, o, power, nc, WEAKEST)
 
 
-@njit(cache=True)
+@kernel_jit()
 def _is_master(w, o, led, hand, who_played, beat_mask):
     """No unseen card outside my hand can beat w."""
     m = beat_mask[o, led, w]
@@ -295,7 +295,7 @@ def _is_master(w, o, led, hand, who_played, beat_mask):
 WEAKEST, CHEAPEST, RICHEST = 0, 1, 2
 
 
-@njit(cache=True)
+@kernel_jit()
 def _pick(mask, o, power, nc, how):
     """The card of mask that is weakest (power and points: what to throw away), cheapest
     (least power: how to win a trick) or richest (most points for least power: a smear)."""

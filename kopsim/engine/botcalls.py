@@ -3,8 +3,8 @@
 The kernel reads its bots' decisions from this module's attributes, which numba resolves when it
 compiles the kernel; `kopsim.bots.kernel` fills them when it is imported (before any line-up can
 reach the kernel) and declares the kinds in `KERNEL_KINDS`, refusing any other kind. So the kernel
-imports no bot, and the calls stay plain compiled calls with array arguments: handing the
-decisions' tables over in a tuple instead was measured to cost a third of the heuristic's speed.
+imports no bot, and the calls stay plain compiled calls with array arguments, which the bots'
+reference-engine faces call too.
 
 The random kind (`BOT_RANDOM`) has no slot: its decision is a draw from the seat's own stream of
 the hand seed, which the kernel holds (and must, for the reference `RandomBot` to draw the same).

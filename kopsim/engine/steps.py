@@ -5,9 +5,9 @@ The batch kernel is a loop over these steps; the solver and the kernel bots call
 has one compiled definition. `kopsim.engine.reference` and `kopsim.engine.scoring` are the independent plain-Python
 statement of the same rules, and the tests play both and compare.
 
-The steps take scalars and the few arrays they read, never a whole named tuple: numba counts a
-reference for every array of a tuple handed to a helper, which the kernel's inner loop cannot pay
-(measured: ten times slower). They are inlined into their callers (`inline='always'`).
+The steps take scalars and the few arrays they read, so that the solver and the bots, which hold
+other tables, can call them too. They are inlined into their callers (`inline='always'`) and so
+compiled as their callers are: in the kernel without reference counting (`kopsim.engine.jit`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from .codes import (MULT_OLD_LOST, MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL
                     TIER_LONE, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE, WIN_NOBODY,
                     WIN_OLD, WIN_YOUNG)
 from .draws import draw
+from .jit import kernel_jit
 
 
 # ------------------------------------------------------------------------------------- the deal
@@ -38,21 +39,24 @@ def deal(perm, hands, state, dealer):
         c = perm[i]
         perm[i] = perm[j]
         perm[j] = c
-    for s in range(4):
-        hands[s] = ZERO
-    for i in range(nc):
-        hands[(dealer + 1 + i) % 4] |= ONE << np.uint64(perm[i])
+    hand_out(perm, hands, dealer)
 
 
 @njit(cache=True, inline='always')
 def deal_given(perm, hands, given, h, dealer):
     """Deal h as given (given[h, i]: the i-th card dealt), instead of shuffled: calibration
-    chooses the hands it studies. The hand-out loop is `deal`'s, written again: a shared helper
-    handed the arrays cost the random line-up 6% (numba's reference counts)."""
+    chooses the hands it studies."""
+    for i in range(perm.shape[0]):
+        perm[i] = given[h, i]
+    hand_out(perm, hands, dealer)
+
+
+@njit(cache=True, inline='always')
+def hand_out(perm, hands, dealer):
+    """hands[s]: the cards of perm dealt to seat s, one at a time from the dealer's left."""
     for s in range(4):
         hands[s] = ZERO
     for i in range(perm.shape[0]):
-        perm[i] = given[h, i]
         hands[(dealer + 1 + i) % 4] |= ONE << np.uint64(perm[i])
 
 
@@ -95,7 +99,7 @@ def eval_pred(p, hand, pos, p_op, p_mask, p_a, p_b, p_start, p_end, stack):
     return stack[0]
 
 
-@njit(cache=True)
+@kernel_jit()
 def eval_preds(elig, hands, dealer, p_op, p_mask, p_a, p_b, p_start, p_end, stack):
     """elig[p, s]: seat s meets predicate p (contract eligibility, then restriction holdings),
     from the predicate programs p_* of `RuleTables`."""
