@@ -8,8 +8,6 @@ give identical hand records in both engines (tests/test_engines_agree.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ..bots import bot_spec
@@ -27,31 +25,21 @@ __all__ = ["BatchResult", "play_batch", "take", "concat", "_play_batch"]
 # --------------------------------------------------------------------------------- Python face
 
 
-@dataclass
 class BatchResult:
-    """Column arrays of one batch of hands; `records()` turns them into `HandRecord`s."""
+    """Column arrays of one batch of hands: their seeds, dealers and hand indices, and the
+    kernel's output columns (`Outcomes`: contract, declarer, ..., options), read by name as
+    attributes (`result.payouts`); `records()` turns them into `HandRecord`s."""
 
-    compiled: CompiledRules
-    seeds: np.ndarray
-    dealers: np.ndarray
-    hand_index: np.ndarray
-    contract: np.ndarray
-    declarer: np.ndarray
-    old: np.ndarray
-    doubles: np.ndarray
-    winner: np.ndarray
-    tier: np.ndarray
-    points: np.ndarray
-    tricks: np.ndarray
-    payouts: np.ndarray
-    perm: np.ndarray
-    calls: np.ndarray
-    call_seat: np.ndarray
-    ncalls: np.ndarray
-    cards: np.ndarray
-    leaders: np.ndarray
-    trick_winners: np.ndarray
-    options: np.ndarray  # [hand, call number] legal calls as code bits; no rows unless exploring
+    def __init__(self, compiled: CompiledRules, seeds: np.ndarray, dealers: np.ndarray,
+                 hand_index: np.ndarray, outcomes: Outcomes):
+        self.compiled = compiled
+        self.seeds, self.dealers, self.hand_index = seeds, dealers, hand_index
+        self.outcomes = outcomes
+
+    def __getattr__(self, name: str):
+        if name in Outcomes._fields:  # only reached for names the instance does not hold
+            return getattr(self.outcomes, name)
+        raise AttributeError(f"BatchResult has no column {name!r}")
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -135,7 +123,7 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     _play_batch(seeds, dealers, cr.tables, lineup, scratch_for(cr.tables), out)
     if hand_index is None:
         hand_index = np.arange(n, dtype=np.int64)
-    return BatchResult(cr, seeds, dealers, np.asarray(hand_index, np.int64), **out._asdict())
+    return BatchResult(cr, seeds, dealers, np.asarray(hand_index, np.int64), out)
 
 
 def _explore_rows(cr: CompiledRules, explore, n: int) -> np.ndarray:
@@ -158,17 +146,21 @@ def _given_deals(given, n: int, nc: int) -> np.ndarray:
     return given
 
 
+INDEX_COLUMNS = ("seeds", "dealers", "hand_index")
+
+
 def take(res: BatchResult, idx: np.ndarray) -> BatchResult:
     """The hands `idx` of a batch, in that order."""
-    fields = {k: getattr(res, k)[idx] for k in res.__dataclass_fields__
-              if k not in ("compiled", "options")}
-    options = res.options[idx] if len(res.options) else res.options
-    return BatchResult(res.compiled, options=options, **fields)
+    index = [getattr(res, k)[idx] for k in INDEX_COLUMNS]
+    outcomes = Outcomes(*[column[idx] if len(column) else column  # options: only when exploring
+                          for column in res.outcomes])
+    return BatchResult(res.compiled, *index, outcomes)
 
 
 def concat(parts: list[BatchResult]) -> BatchResult:
-    fields = {k: np.concatenate([getattr(p, k) for p in parts])
-              for k in parts[0].__dataclass_fields__ if k != "compiled"}
+    index = [np.concatenate([getattr(p, k) for p in parts]) for k in INDEX_COLUMNS]
+    columns = {k: np.concatenate([getattr(p.outcomes, k) for p in parts])
+               for k in Outcomes._fields}
     if any(len(p.options) == 0 for p in parts):  # recorded only when exploring
-        fields["options"] = parts[0].options[:0]
-    return BatchResult(parts[0].compiled, **fields)
+        columns["options"] = parts[0].options[:0]
+    return BatchResult(parts[0].compiled, *index, Outcomes(**columns))
