@@ -9,10 +9,14 @@ from kopsim.bots import bot_spec
 from kopsim.rules.compile import compile_rules
 from kopsim.engine.play import play_hand
 from kopsim.records.format import record_from_state
-from kopsim.rules.load import bundled_names
+from pathlib import Path
+
+from kopsim.rules.load import bundled_names, load_ruleset
 from kopsim.engine.layout import hand_seeds
 
 BUNDLED = bundled_names()
+# rulesets that use the knobs no bundled ruleset sets (issue 11), each played by both engines
+KNOBS = sorted((Path(__file__).parent / "data" / "knobs").glob("*.toml"))
 LINEUPS = {
     "random": ["random"] * 4,
     "heuristic": ["heuristic"] * 4,
@@ -39,3 +43,9 @@ def test_same_records_from_both_engines(rulesets, name, lineup):
         contracts.add(got.contract)
     # the comparison is only worth something if it covered much of the game
     assert len(contracts) >= min(3, len(rules.contracts))
+
+
+@pytest.mark.parametrize("lineup", ["random", "heuristic"])
+@pytest.mark.parametrize("path", KNOBS, ids=[p.stem for p in KNOBS])
+def test_same_records_from_both_engines_on_every_new_knob(path, lineup):
+    test_same_records_from_both_engines({path.stem: load_ruleset(path)}, path.stem, lineup)

@@ -14,7 +14,7 @@ import numpy as np
 from .bits import ONE, ZERO, allowed_cards, nth_bit, popcount
 from . import botcalls
 from .codes import (BOT_EV, BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_SINGLE,
-                    TEAM_ALONE, TIER_INSTANT, TIER_OUT, WIN_OLD)
+                    TEAM_ALONE, TEAM_HOLDERS, TIER_INSTANT, TIER_OUT, WIN_OLD)
 from .draws import STREAM, draw, mix64
 from .jit import kernel_jit
 from .steps import (classify, count_doubles, deal, deal_given, eval_preds, form_teams, pay_out, play_to_trick,
@@ -161,13 +161,26 @@ def _open_calls(t, sc, seat, first, fo, bid, bidder, nd, imp, imp_decl):
         m += 1
     n_bids = m - 1
     if t.style != STYLE_SINGLE and not fo and t.n_chain > 0:
-        cap, ck, decl = t.cap_without_bid, imp, imp_decl
-        if bid >= 0:
-            cap, ck, decl = t.c_max_doubles[bid], bid, bidder
-        if nd < cap and not (nd == 0 and seat == decl and not t.c_decl_double_first[ck]):
+        k, decl = (bid, bidder) if bid >= 0 else (imp, imp_decl)
+        if _may_double(t, sc, seat, k, decl, nd, t.c_max_doubles[bid] if bid >= 0
+                       else t.cap_without_bid):
             buf[m] = CALL_BID + K + nd
             m += 1
     return m, n_bids
+
+
+@kernel_jit(inline='always')
+def _may_double(t, sc, seat, k, decl, nd, cap):
+    """May seat say the next double (nd said so far, cap allowed) on contract k of declarer
+    decl (the bid in force, or the contract played if nobody bids)?"""
+    if nd >= cap:
+        return False
+    if nd == 0:
+        return seat != decl or t.c_decl_double_first[k]
+    if t.forbid_own_double and (decl >= 0 or t.c_team[k] == TEAM_HOLDERS):
+        old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, decl, sc.hands)
+        return ((old >> seat) & 1) != ((old >> sc.double_seats[nd - 1]) & 1)
+    return True
 
 
 @kernel_jit(inline='always')

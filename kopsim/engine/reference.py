@@ -267,9 +267,12 @@ class State:
             contract, declarer = self.bid, self.bidder
         if len(self.double_seats) >= cap:
             return False
-        if (not self.double_seats and seat == declarer
-                and not r.contracts[contract].declarer_may_double_first):
-            return False
+        if not self.double_seats:
+            return seat != declarer or r.contracts[contract].declarer_may_double_first
+        if r.doubling.own_side == "forbidden" and (declarer is not None
+                                                    or r.contracts[contract].team == "holders"):
+            old = old_side_of(r, self.deal, contract, declarer)
+            return (seat in old) != (self.double_seats[-1] in old)
         return True
 
     def _bids_open_to(self, seat: int) -> list[str]:

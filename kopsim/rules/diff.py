@@ -348,6 +348,9 @@ def _doubling_changes(a: Ruleset, b: Ruleset) -> list[Change]:
     if a.cap_without_bid() != b.cap_without_bid():
         add(f"{b.cap_without_bid()} doubles allowed before any bid instead of "
             f"{a.cap_without_bid()}")
+    if (x.own_side or "ignored") != (y.own_side or "ignored"):
+        add("a side may not double its own side's double" if y.own_side == "forbidden" else
+            "a side may double its own side's double (it does not count)")
     return out
 
 

@@ -224,6 +224,10 @@ class Doubling(_Model):
     factor: DoublingFactor = 2.0  # each counted double multiplies the value
     cap_without_bid: Optional[DoubleCount] = None  # doubles allowed before any bid
     without_bid: bool = True  # may doubles be said while no bid is in force?
+    # a double on one's own side's double: said but not counted (it uses up the cap), or not
+    # offered at all (the sides as the contract in force forms them). None reads "ignored": a
+    # new key defaults to None so that every existing ruleset keeps its sha256
+    own_side: Optional[Literal["ignored", "forbidden"]] = None
 
 
 class Price(_Model):

@@ -181,12 +181,19 @@ def _auction_lines(r: Ruleset) -> list[str]:
     dbl = r.doubling
     if dbl.names:
         out.append(f"Doubling: {' → '.join(dbl.names)}, each counted double ×{number(dbl.factor)}; "
-                   f"before any bid: {r.cap_without_bid()} allowed; only doubles alternating "
-                   "between the sides count; a higher bid cancels them")
+                   f"before any bid: {r.cap_without_bid()} allowed; {OWN_SIDE_DOUBLE[dbl.own_side or 'ignored']}; "
+                   "a higher bid cancels them")
         out.append("  " + _first_double(r))
     else:
         out.append("Doubling: none")
     return out
+
+
+OWN_SIDE_DOUBLE = {
+    "ignored": "only doubles alternating between the sides count (one on one's own side's double "
+               "may be said but does not count)",
+    "forbidden": "a side may not double its own side's double",
+}
 
 
 def _payout_lines(r: Ruleset) -> list[str]:
