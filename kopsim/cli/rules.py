@@ -52,8 +52,11 @@ def _validate(args) -> int:
     problems = []
     for path in args.paths:
         try:
-            r = load_ruleset(path)
+            notes: list[str] = []
+            r = load_ruleset(path, notes)
             print(clean(f"{path}: ok ({r.name}, sha256 {r.sha256()[:12]})"))
+            for note in notes:
+                print(clean(f"  note: {note}"))
         except InputError as e:
             problems += e.problems
     if problems:

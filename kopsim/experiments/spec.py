@@ -31,7 +31,8 @@ from . import results_folder as R
 from ..bots import BotSpec, bot_spec
 from ..engine.layout import DealLayout, series_stride
 from ..errors import InputError, Problem, dotted
-from ..rules.load import NoSuchRuleset, load_raw, merge_tables, read_toml, ruleset_from_dict
+from ..rules.inherit import inherit
+from ..rules.load import NoSuchRuleset, load_raw, read_toml, ruleset_from_dict
 from ..rules.model import Ruleset
 
 KERNEL_CHUNK = 65536  # deals per chunk when every bot runs in the batch kernel
@@ -451,8 +452,8 @@ def _load_variant(spec: VariantFile, i: int, src: str, base: Path, sessions: boo
                                   + e.problems[0].message)])
     data.setdefault("name", rpath.stem)
     if spec.overrides:
-        data = merge_tables(data, spec.overrides)
         rsrc = f"{src}: variants[{i}].overrides (over {name})"
+        data, _ = inherit(data, spec.overrides, rsrc)
     else:
         rsrc = str(rpath)
     rules = ruleset_from_dict(data, rsrc)

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from ..errors import InputError, Problem, dotted
 from .model import MAX_EXTENDS_CHAIN, MAX_EXTENDS_CHARS, MAX_FILE_BYTES, MAX_NESTING, Ruleset
+from .inherit import INHERIT_KEY, inherit
 from .validate import check_semantics
 
 if sys.version_info >= (3, 11):
@@ -157,24 +158,11 @@ def _check_extends_name(name: object, source: str) -> str:
     return name
 
 
-# Tables that are one value, not a set of settings: a child's replaces the parent's whole.
-ATOMIC_TABLES = {"eligible", "holding", "won", "lost", "plain"}
-
-
-def merge_tables(parent: dict, child: dict) -> dict:
-    """Child overrides parent; tables merge key by key (except ATOMIC_TABLES), everything else
-    is replaced."""
-    out = dict(parent)
-    for k, v in child.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict) and k not in ATOMIC_TABLES:
-            out[k] = merge_tables(out[k], v)
-        else:
-            out[k] = v
-    return out
-
-
-def load_raw(name_or_path: str | Path, _chain: tuple[Path, ...] = ()) -> tuple[dict, Path]:
-    """The merged TOML data of a ruleset, `extends` resolved (parents first)."""
+def load_raw(name_or_path: str | Path, _chain: tuple[Path, ...] = (),
+             notes: list[str] | None = None) -> tuple[dict, Path]:
+    """The merged TOML data of a ruleset, `extends` resolved (parents first, each file's
+    `[inherit]` followed: `kopsim.rules.inherit`); what a child silently replaces is added
+    to `notes`."""
     path = resolve_path(name_or_path, _chain[-1].parent if _chain else None)
     label = str(path) if not _chain or _exists(path) else str(name_or_path)
     resolved = _resolved(path, label)
@@ -188,10 +176,13 @@ def load_raw(name_or_path: str | Path, _chain: tuple[Path, ...] = ()) -> tuple[d
     data = read_toml(path, label)
     parent_name = data.pop("extends", None)
     if parent_name is None:
+        if INHERIT_KEY in data:
+            raise InputError([Problem(str(path), INHERIT_KEY, "[inherit] says how to combine "
+                                      "with a parent: it needs `extends`")])
         return data, path
     parent_name = _check_extends_name(parent_name, str(path))
     try:
-        parent, _ = load_raw(parent_name, (*_chain, resolved))
+        parent, _ = load_raw(parent_name, (*_chain, resolved), notes)
     except InputError as e:
         if any(p.where == "extends" for p in e.problems) or _chain:
             raise
@@ -199,7 +190,10 @@ def load_raw(name_or_path: str | Path, _chain: tuple[Path, ...] = ()) -> tuple[d
                                   f"cannot load parent ruleset {parent_name!r}: "
                                   + "; ".join(str(p) for p in e.problems))])
     data.setdefault("name", path.stem)
-    return merge_tables(parent, data), path
+    merged, replaced = inherit(parent, data, str(path))
+    if notes is not None:
+        notes += replaced
+    return merged, path
 
 
 def _resolved(path: Path, label: str) -> Path:
@@ -216,8 +210,9 @@ def _exists(path: Path) -> bool:
         return False
 
 
-def load_ruleset(name_or_path: str | Path) -> Ruleset:
-    data, path = load_raw(name_or_path)
+def load_ruleset(name_or_path: str | Path, notes: list[str] | None = None) -> Ruleset:
+    """The validated ruleset; notes on what its `extends` chain replaces go into `notes`."""
+    data, path = load_raw(name_or_path, notes=notes)
     data.setdefault("name", path.stem)
     return ruleset_from_dict(data, str(path))
 
