@@ -105,3 +105,16 @@ def test_a_given_deal_is_dealt_one_card_at_a_time_from_the_dealers_left_and_chec
     broken[0] = broken[1]
     with pytest.raises(ValueError, match="each card of the deck once"):
         play_batch(cr, np.array([3]), np.array([1]), given=broken[None, :])
+
+
+def test_a_batch_holds_one_copy_of_each_outcome_column():
+    from kopsim.engine.kernel import concat, take
+
+    res = play_batch(compile_rules(load_ruleset("kop")), np.arange(6), np.arange(6) % 4)
+    with pytest.raises(AttributeError):
+        res.payouts = np.zeros((6, 4))
+    paid = res.with_columns(payouts=np.ones((6, 4)))
+    assert (paid.payouts == 1).all() and (res.payouts != 1).any()
+    both = concat([take(paid, np.array([4, 5])), take(res, np.array([0]))])
+    assert (both.payouts[:2] == 1).all() and (both.payouts[2] == res.payouts[0]).all()
+    assert list(both.seeds) == [4, 5, 0]

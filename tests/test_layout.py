@@ -17,7 +17,8 @@ from kopsim.engine.sessions import BankrollSession
 from kopsim.engine.simulate import simulate
 from kopsim.experiments.run import run_experiment
 from kopsim.experiments.spec import experiment_from_dict
-from kopsim.rules.load import load_raw, load_ruleset, merge_tables, ruleset_from_dict
+from kopsim.rules.inherit import merge_tables
+from kopsim.rules.load import load_raw, load_ruleset, ruleset_from_dict
 from kopsim.rules.model import Ruleset
 
 sys.path.insert(0, str(Path(__file__).parent / "data"))

@@ -41,6 +41,16 @@ class BatchResult:
             return getattr(self.outcomes, name)
         raise AttributeError(f"BatchResult has no column {name!r}")
 
+    def __setattr__(self, name: str, value) -> None:
+        if name in Outcomes._fields:  # one copy of each column: the outcomes'
+            raise AttributeError(f"{name} is an outcome column: use with_columns({name}=...)")
+        super().__setattr__(name, value)
+
+    def with_columns(self, **columns) -> "BatchResult":
+        """The same hands with the given outcome columns replaced."""
+        return BatchResult(self.compiled, self.seeds, self.dealers, self.hand_index,
+                           self.outcomes._replace(**columns))
+
     def __len__(self) -> int:
         return len(self.seeds)
 

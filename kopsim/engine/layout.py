@@ -154,9 +154,8 @@ def bankroll_run(cr: CompiledRules, layout: DealLayout, n_hands: int,
         n = min(len(scan.keep), n_hands - produced)
         if n == 0:
             continue
-        part = take(res, scan.keep[:n])
+        part = take(res, scan.keep[:n]).with_columns(payouts=scan.paid[:n])
         part.hand_index = scan.hand_index[:n].astype(np.int64)
-        part.payouts = scan.paid[:n]
         produced += n
         yield Chunk(part, deals.deal_id[scan.keep[:n]], scan.session[:n].astype(np.int64),
                     res.payouts[scan.keep[:n]], scan.held[:n], ended_before(scan, n))
