@@ -74,7 +74,8 @@ def _all_six_experiment(tmp: Path) -> Path:
 # holds its deals, variants and overrides, without a calibration per variant in the suite.
 RECORDED_BOTS = {"quickstart": 'bots = ["heuristic", "random", "heuristic", "random"]',
                  "kop-variants": 'bots = "heuristic"', "baska-vs-kop": 'bots = "heuristic"',
-                 "zolo-price": 'bots = "heuristic"'}
+                 "zolo-price": 'bots = "heuristic"',
+                 "tournament": 'bots = ["heuristic", "random", "heuristic", "random"]'}
 
 
 def _as_recorded(experiment: Path, text: str, tmp: Path) -> Path:

@@ -8,7 +8,9 @@ multiples of 4 (their hand i is dealt by seat i % 4): a series of L hands takes 
 [s*L', s*L' + L) with L' = L rounded up to a multiple of 4 (`series_stride`); a bankroll session
 runs until a player is out and the next starts at the next multiple of 4, so its session and hand
 index are known only once play has been scanned (`bankroll_run`). The line-up turns one seat
-clockwise every `period` deals (None: it stays put).
+clockwise every `period` deals (None: it stays put). In a tournament, series s is round
+s % rounds of tournament s // rounds, and the players (the line-up's places) are re-seated for
+each round, by the tournament's plan or by a draw from the run seed (`tournament_seating`).
 """
 
 from __future__ import annotations
@@ -41,6 +43,22 @@ def series_stride(length: int) -> int:
     return -(-length // 4) * 4
 
 
+SEATING_STREAM = np.uint64(1 << 62)  # seat draws: seeds far beyond every deal id's
+
+
+def tournament_seating(run_seed: int, series: np.ndarray, rounds: int,
+                       plan: tuple[tuple[int, ...], ...] | None) -> np.ndarray:
+    """[n, 4]: the player (a place of the line-up) in each seat for each series: by the plan's
+    row for the round (repeating), or, without a plan, drawn for each series from the run seed
+    (the order of four seeds of its own), so any process computes the same seating."""
+    series = np.asarray(series, np.int64)
+    if plan is not None:
+        return np.asarray(plan, np.int64)[(series % rounds) % len(plan)]
+    ids = (series[:, None] * 4 + np.arange(4)).astype(np.uint64) + SEATING_STREAM
+    keys = deal_seeds(run_seed, ids.reshape(-1)).reshape(-1, 4)
+    return np.argsort(keys, axis=1, kind="stable").astype(np.int64)
+
+
 class Deals(NamedTuple):
     """Deals of a run, one entry per deal, in deal order."""
 
@@ -62,11 +80,16 @@ class DealLayout:
     length: int | None = None  # series: hands per session
     lineup: tuple[int, ...] = (0, 0, 0, 0)  # seat -> bot, before rotation
     period: int | None = None  # deals between rotations of the line-up; None: fixed
+    rounds: int | None = None  # series per tournament; None: no tournament
+    plan: tuple[tuple[int, ...], ...] | None = None  # a tournament's seating plan; None: drawn
 
     def seat_bots(self, deal_ids: np.ndarray) -> np.ndarray:
         """[n, 4] indices of the bots: who sits where at each deal."""
         line = np.asarray(self.lineup, np.int64)
         d = np.asarray(deal_ids, np.int64)
+        if self.rounds is not None:
+            series = d // series_stride(self.length)
+            return line[tournament_seating(self.run_seed, series, self.rounds, self.plan)]
         rot = np.zeros(len(d), np.int64) if self.period is None else (d // self.period) % 4
         return np.stack([line[(s - rot) % 4] for s in range(4)], axis=1)
 

@@ -96,6 +96,7 @@ class ExperimentFile(_Model):
     deals: int = Field(ge=1, le=MAX_DEALS)
     seed: int = Field(0, ge=0, lt=2**63)
     sessions: bool = False  # play each ruleset's own session scoring, where it has one
+    tournaments: bool = False  # play series as the rounds of each ruleset's tournament
     rotate: Any = False  # false, true (one seat every 4 deals) or "session"
     engine: Literal["auto", "kernel", "reference"] = "auto"
     chunk: Optional[int] = Field(None, ge=1, le=MAX_CHUNK)  # deals per chunk
@@ -112,6 +113,8 @@ class Variant:
     session: str | None = None  # "series" or "bankroll" when the experiment plays sessions
     length: int | None = None  # series: hands per session
     stride: int | None = None  # series: deals per session slot (length rounded up to 4)
+    rounds: int | None = None  # tournaments: series per tournament
+    plan: tuple[tuple[int, ...], ...] | None = None  # tournaments: seating plan (None: drawn)
     # the user's ruleset file, absolute, when the variant plays it as it is (no overrides): what
     # its hand records name, so that `kopsim replay` can say which --rules to pass
     rules_file: str | None = None
@@ -120,6 +123,9 @@ class Variant:
         s = None
         if self.session == "series":
             s = {"kind": "series", "hands": self.length, "deals_per_session": self.stride}
+            if self.rounds is not None:
+                s["tournament"] = {"rounds": self.rounds,
+                                   "plan": None if self.plan is None else list(self.plan)}
         elif self.session == "bankroll":
             s = {"kind": "bankroll", "start": self.rules.session.start}
         return {"label": self.label, "ruleset": self.rules.name, "source": self.source,
@@ -153,8 +159,10 @@ class Experiment:
     def layout(self, v: Variant | None = None) -> DealLayout:
         """How variant v's hands lie on deal ids (None: seeds and seats alone, the same in
         every variant)."""
-        session, length = (None, None) if v is None else (v.session, v.length)
-        return DealLayout(self.seed, session, length, tuple(self.lineup), self.period)
+        if v is None:
+            return DealLayout(self.seed, None, None, tuple(self.lineup), self.period)
+        return DealLayout(self.seed, v.session, v.length, tuple(self.lineup), self.period,
+                          v.rounds, v.plan)
 
     def seat_bots(self, deal_ids: np.ndarray) -> np.ndarray:
         """[n, 4] indices into `bots`: who sits where at each deal."""
@@ -211,7 +219,10 @@ class Experiment:
                                    "has the same seed in every variant",
                       "dealer": "deal_id % 4; a session starts on a deal id divisible by 4",
                       "rotation": None if self.period is None else
-                      f"the line-up moves (deal_id // {self.period}) % 4 seats clockwise"},
+                      f"the line-up moves (deal_id // {self.period}) % 4 seats clockwise",
+                      **({"seating": "tournaments: kopsim.engine.layout.tournament_seating("
+                          "run_seed, session, rounds, plan) seats the line-up's players"}
+                         if any(v.rounds for v in self.variants) else {})},
             "chunks": {"size": self.chunk, "count": self.chunks},
             "log": bool(log),
             "run_key": key,
@@ -244,6 +255,8 @@ def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None
     engine = _engine(f.engine, bots, src, problems)
     variants = _variants(f, src, base, problems)
     rotate, period = _rotation(f.rotate, variants, src, problems)
+    if f.tournaments:
+        _tournaments(variants, f, src, problems)
     name = _experiment_name(f, path, src, problems)
     if problems:
         raise InputError(problems)
@@ -397,6 +410,25 @@ def _rotation(given: Any, variants: list[Variant], src: str,
         else:
             period = strides.pop()
     return rotate, period
+
+
+def _tournaments(variants: list[Variant], f: ExperimentFile, src: str,
+                 problems: list[Problem]) -> None:
+    """Each variant whose ruleset has a tournament plays its series as the rounds of one."""
+    if not f.sessions:
+        problems.append(Problem(src, "tournaments", "a tournament's rounds are series: it "
+                                "needs sessions = true"))
+    if f.rotate is not False:
+        problems.append(Problem(src, "rotate", "the players of a tournament are re-seated "
+                                "between rounds: set rotate = false"))
+    playing = [v for v in variants if v.session == "series" and v.rules.session.tournament]
+    if f.sessions and not playing:
+        problems.append(Problem(src, "tournaments", "no variant's ruleset has a "
+                                "[session.tournament]"))
+    for v in playing:
+        t = v.rules.session.tournament
+        v.rounds = t.rounds
+        v.plan = tuple(tuple(row) for row in t.plan) if t.seating == "plan" else None
 
 
 def _experiment_name(f: ExperimentFile, path: Path | None, src: str,

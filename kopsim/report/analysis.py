@@ -81,6 +81,7 @@ class Analysis:
     lineups: pl.DataFrame | None = None  # variant, bot_0 .. bot_3, hands, share
     same_play: pl.DataFrame | None = None  # per other variant: deals played and paid the same
     session_rotation: pl.DataFrame | None = None  # variant, sessions, rotating (line-up moves)
+    tournaments: pl.DataFrame | None = None  # variant, bot: final standings (report.tournaments)
 
     @property
     def baseline(self) -> str:
@@ -109,7 +110,7 @@ class Analysis:
                "payout_histogram": self.payout_hist, "paired_differences": self.paired,
                "rule_differences": self.rule_diff_frame()}
         for name in ("lineups", "same_play", "sessions", "session_seats", "session_bots",
-                     "session_length_hist"):
+                     "session_length_hist", "tournaments"):
             df = getattr(self, name)
             if df is not None:
                 out[name.replace("_hist", "_histogram")] = df
@@ -656,10 +657,28 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
             notes.append(f"the first variant {base!r} has no hands: no paired differences")
     if s_over is not None and len(s_over):
         _sessions(an, out, by_label, labels)
+        an.tournaments = _tournaments(res, sess, engine, labels)
     for v in labels[1:]:
         a, b = by_label[labels[0]].ruleset, by_label[v].ruleset
         an.rule_diffs[v] = None if a is None or b is None else diff_rules(a, b)
     return an
+
+
+def _tournaments(res, sess: pl.LazyFrame, engine, labels) -> pl.DataFrame | None:
+    """Each bot's final standings in the variants the run played as tournaments."""
+    from .tournaments import standings, tournament_settings
+
+    played = [v for v in tournament_settings(res.manifest) if v in labels]
+    if not played:
+        return None
+    cols = ["variant", "session", "complete", *[f"total_{k}" for k in range(4)],
+            *[f"place_points_{k}" for k in range(4)]]
+    rows = _collect(sess.filter(pl.col("variant").is_in(played)).select(cols), engine, res)
+    bots = res.experiment.get("bots") if isinstance(res.experiment, dict) else None
+    lineup = [b.get("label") for b in bots if isinstance(b, dict)] if isinstance(bots, list) \
+        else []
+    df = standings(rows, res.manifest, [str(x) for x in lineup])
+    return None if df is None else _order_variants(df, labels, "rank_mean")
 
 
 def _sessions(an: Analysis, out: dict, by_label, labels) -> None:

@@ -363,6 +363,8 @@ def sections(an: Analysis) -> list[Section]:
 
     if an.sessions is not None:
         out.append(_sessions_section(an))
+    if an.tournaments is not None and len(an.tournaments):
+        out.append(_tournaments_section(an))
 
     s = Section("paired", "Paired differences", "Each variant minus the baseline "
                 f"({an.baseline}), deal by deal over the deals both played: the mean of the "
@@ -476,6 +478,28 @@ def _summary_section(an: Analysis) -> Section:
     s.intro = (f"Significant paired differences from the baseline {an.baseline} (95% intervals "
                "that exclude 0; each variant plays the same deals).")
     s.html_extra, s.md_extra = "\n".join(h), "\n".join(m)
+    return s
+
+
+def _tournaments_section(an: Analysis) -> Section:
+    t = an.tournaments
+    labels = [v for v in an.variants if v in t["variant"].to_list()]
+    s = Section("tournaments", "Tournaments", "Series played as the rounds of tournaments, the "
+                "players re-seated between rounds and ranked over all of them as the ruleset "
+                "says. Each bot's final rank (1 = first; tied players share the better rank), "
+                "how often it won the tournament, and its placement points per tournament. "
+                "Only tournaments whose every round is complete count.")
+    bots = t["bot"].unique(maintain_order=True).to_list()
+    for title, cell in [
+        ("Final rank", lambda r: _mean_cell(r["rank_mean"], r["rank_lo"], r["rank_hi"],
+                                            n=r["tournaments"])),
+        ("Tournaments won", lambda r: _rate_cell(r["first"], r["first_lo"], r["first_hi"],
+                                                 r["tournaments"])),
+        ("Placement points per tournament", lambda r: _mean_cell(
+            r["place_points_mean"], r["place_points_lo"], r["place_points_hi"],
+            n=r["tournaments"])),
+    ]:
+        s.tables.append((title, _pivot(an, t, "bot", bots, str, cell, "bot", labels)))
     return s
 
 

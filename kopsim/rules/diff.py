@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .model import Contract, Order, Price, Ruleset
-from .show import SUIT_SYMBOLS, describe, number, pretty_card, tie_name
+from .show import SUIT_SYMBOLS, describe, number, pretty_card, tie_name, tournament_text
 
 SECTIONS = ("deck", "card order", "play", "contracts", "auction", "doubling", "scoring", "session")
 
@@ -421,6 +421,8 @@ def _session_changes(a: Ruleset, b: Ruleset) -> list[Change]:
     if x.placement_points != y.placement_points:
         pp = lambda s: "/".join(number(p) for p in s.placement_points)  # noqa: E731
         add(f"places score {pp(y)} instead of {pp(x)}")
+    if x.tournament != y.tournament:
+        add(tournament_text(y.tournament) if y.tournament is not None else "no tournament")
     if x.positive_bonus != y.positive_bonus:
         add(f"bonus for ending positive {number(y.positive_bonus)} instead of "
             f"{number(x.positive_bonus)}")

@@ -309,6 +309,27 @@ class Scoring(_Model):
     revoke_penalty: Optional[RevokePenalty] = None  # cannot happen between bots; shown only
 
 
+MAX_TOURNAMENT_ROUNDS = 1_000
+TIE_BREAKS = ("placement_points", "total", "places")
+
+
+class Tournament(_Model):
+    """Several series (rounds) at one table, the players re-seated between rounds and ranked
+    over all of them."""
+
+    rounds: _int_in(1, MAX_TOURNAMENT_ROUNDS)
+    # "random": a fresh draw of seats each round; "plan": round r seats player plan[r][s] in
+    # seat s (the plan repeats when there are more rounds than rows)
+    seating: Literal["random", "plan"] = "random"
+    plan: list[list[int]] = Field([], max_length=MAX_TOURNAMENT_ROUNDS)
+    # the order of comparison: placement points summed over the rounds, then total points,
+    # then the number of 1st places, of 2nd places, ...; a tie on all of them stands
+    ranking: list[Literal["placement_points", "total", "places"]] = list(TIE_BREAKS)
+    # what a player who misses a round scores for it (shown; bots never miss a round)
+    forfeit_placement_points: Optional[SignedValue] = None
+    forfeit_total: Optional[SignedValue] = None
+
+
 class Session(_Model):
     kind: Literal["series", "bankroll"]
     # series: a fixed number of hands, then table places score points
@@ -320,6 +341,8 @@ class Session(_Model):
     # player reaches zero; a loser who cannot pay in full pays what he has, one unit at a time
     # to the winners in turn clockwise from his left
     start: Optional[Annotated[float, Field(gt=0, le=MAX_START, allow_inf_nan=False)]] = None
+    # series only: the series as rounds of a tournament (played when an experiment says so)
+    tournament: Optional[Tournament] = None
 
 
 class Ruleset(_Model):

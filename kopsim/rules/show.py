@@ -264,4 +264,21 @@ def _session_lines(r: Ruleset) -> list[str]:
     else:
         out.append(f"Session scoring: a bankroll of {number(ss.start)} each; the session ends after "
                    "the hand in which a player reaches 0; most wins, ties stand")
+    if ss is not None and ss.tournament is not None:
+        out.append("  " + tournament_text(ss.tournament))
     return out
+
+
+RANKING_WORDS = {"placement_points": "placement points", "total": "total points",
+                 "places": "the number of 1st, then 2nd, ... places"}
+
+
+def tournament_text(t) -> str:
+    seating = ("seats drawn afresh each round" if t.seating == "random" else
+               "seats by the plan " + ", ".join("".join(map(str, row)) for row in t.plan))
+    forfeit = ""
+    if t.forfeit_placement_points is not None or t.forfeit_total is not None:
+        forfeit = (f"; a missed round scores {number(t.forfeit_placement_points or 0)} placement "
+                   f"points and {number(t.forfeit_total or 0)} points")
+    return (f"Tournament: {t.rounds} series as rounds, {seating}; ranked by "
+            + ", then ".join(RANKING_WORDS[k] for k in t.ranking) + forfeit)

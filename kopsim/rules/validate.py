@@ -239,11 +239,32 @@ def _check_session(r: Ruleset, bad) -> None:
             bad("session.placement_points", f"give one value per place ({r.deck.players})")
     if s.kind == "series" and s.hands_options and s.hands not in s.hands_options:
         bad("session.hands", f"{s.hands} is not one of hands_options {s.hands_options}")
+    if s.tournament is not None:
+        _check_tournament(r, bad)
     if s.kind == "bankroll" and s.start is None:
         bad("session.start", "a bankroll session needs each player's starting amount")
     if s.kind == "bankroll" and r.scoring.style != "zero_sum":
         bad("session.kind", "a bankroll moves what losers pay: it needs scoring.style = "
             "\"zero_sum\"")
+
+
+def _check_tournament(r: Ruleset, bad) -> None:
+    t = r.session.tournament
+    n = r.deck.players
+    if r.session.kind != "series":
+        bad("session.tournament", "a tournament's rounds are series: it needs kind = \"series\"")
+    if t.seating == "plan" and not t.plan:
+        bad("session.tournament.plan", "seating = \"plan\" needs the plan: one row of seats per "
+            "round")
+    if t.seating == "random" and t.plan:
+        bad("session.tournament.plan", "a plan is read only with seating = \"plan\"")
+    for i, row in enumerate(t.plan):
+        if sorted(row) != list(range(n)):
+            bad(f"session.tournament.plan[{i}]", f"expected the players 0..{n - 1}, each once, "
+                f"one per seat (got {row})")
+    if len(set(t.ranking)) != len(t.ranking) or not t.ranking:
+        bad("session.tournament.ranking", "list each of placement_points, total, places at "
+            "most once, and at least one")
 
 
 def _check_call_names(r: Ruleset, bad) -> None:

@@ -1,0 +1,139 @@
+"""Tournament standings: series played as the rounds of tournaments, each player ranked over
+the rounds of his tournament, and each bot's final standings over many tournaments.
+
+A player is a place of the experiment's line-up (the bot there); the run re-seats the players
+each round (`kopsim.engine.layout.tournament_seating`, a function of the run seed, which the
+manifest records with the tournament's rounds and plan), so the seats of a session row tell who
+played it. Only tournaments whose every round is complete are ranked.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from ..engine.layout import tournament_seating
+from ..rules.model import TIE_BREAKS
+from .stats import mean_ci, moments, wilson
+
+N_SEATS = 4
+
+
+def tournament_settings(manifest: dict) -> dict[str, tuple[int, tuple | None, list[str]]]:
+    """variant label -> (rounds, plan or None, tie-break order) for the variants the run played
+    as tournaments;
+    a manifest entry that does not read as one is left out (the report then has no standings
+    for it, rather than wrong ones)."""
+    out = {}
+    for v in manifest.get("variants") or []:
+        t = _member(_member(v, "session"), "tournament")
+        if not isinstance(t, dict):
+            continue
+        rounds, plan = t.get("rounds"), t.get("plan")
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 1000:
+            continue
+        if plan is not None and not (isinstance(plan, list) and plan and all(
+                isinstance(row, list) and sorted(row) == list(range(N_SEATS)) for row in plan)):
+            continue
+        out[str(v.get("label"))] = (rounds, None if plan is None else tuple(map(tuple, plan)),
+                                    _ranking(v))
+    return out
+
+
+def standings(sessions: pl.DataFrame, manifest: dict, lineup: list[str]) -> pl.DataFrame | None:
+    """Per variant and bot: tournaments played, final rank (mean, 95% CI), share of
+    tournaments won outright or shared (Wilson 95%), and placement points per tournament."""
+    settings = tournament_settings(manifest)
+    seed = manifest.get("seed")
+    if not settings or not isinstance(seed, int) or not 0 <= seed < 2**63 \
+            or len(lineup) != N_SEATS:
+        return None
+    rows = []
+    for label, (rounds, plan, ranking) in settings.items():
+        s = sessions.filter(pl.col("variant") == label).sort("session")
+        if len(s) == 0:
+            continue
+        ranks, pp = _final_ranks(s, seed, rounds, plan, ranking)
+        for bot in dict.fromkeys(lineup):
+            players = [p for p in range(N_SEATS) if lineup[p] == bot]
+            r, points = ranks[:, players].reshape(-1), pp[:, players].reshape(-1)
+            rows.append(_summary(label, bot, r, points))
+    if not rows:
+        return None
+    return pl.DataFrame(rows)
+
+
+def _final_ranks(s: pl.DataFrame, seed: int, rounds: int, plan, ranking: list[str]):
+    """([tournament, player] final rank, 1 = best, ties share the better rank; [tournament,
+    player] placement points), over the complete tournaments."""
+    session = s["session"].to_numpy().astype(np.int64)
+    complete = s["complete"].to_numpy()
+    total = np.stack([s[f"total_{k}"].to_numpy() for k in range(N_SEATS)], axis=1)
+    place_pts = np.stack([s[f"place_points_{k}"].fill_null(0.0).to_numpy()
+                          for k in range(N_SEATS)], axis=1)
+    seated = tournament_seating(seed, session, rounds, plan)  # [row, seat] player
+    tour = session // rounds
+    ids, counts = np.unique(tour[complete], return_counts=True)
+    whole = ids[counts == rounds]
+    keep = np.isin(tour, whole) & complete
+    t_index = np.searchsorted(whole, tour[keep])
+    n_t = len(whole)
+    by_player = np.zeros((n_t, N_SEATS, 2 + N_SEATS))  # placement points, total, places 1..4
+    seat_place = 1 + (total[keep][:, None, :] > total[keep][:, :, None]).sum(axis=2)
+    for seat in range(N_SEATS):
+        player = seated[keep, seat]
+        np.add.at(by_player, (t_index, player, 0), place_pts[keep, seat])
+        np.add.at(by_player, (t_index, player, 1), total[keep, seat])
+        np.add.at(by_player, (t_index, player, 1 + seat_place[:, seat]), 1)
+    keys = _ranking_keys(by_player, ranking)
+    better = np.zeros((n_t, N_SEATS), np.int64)
+    for p in range(N_SEATS):
+        for q in range(N_SEATS):
+            if p != q:
+                better[:, p] += _lex_greater(keys[:, q], keys[:, p])
+    return 1 + better, by_player[:, :, 0]
+
+
+def _ranking(variant: dict) -> list[str]:
+    """The variant's tie-break order, from its ruleset as the manifest holds it (the default
+    order where it cannot be read)."""
+    ranking = _member(_member(_member(_member(variant, "ruleset"), "session"), "tournament"),
+                      "ranking")
+    if isinstance(ranking, list):
+        ranking = [k for k in ranking if k in TIE_BREAKS]
+        if ranking:
+            return ranking
+    return list(TIE_BREAKS)
+
+
+def _member(data, key: str):
+    """data[key] if data is a table (a manifest is read as untrusted JSON), else None."""
+    return data.get(key) if isinstance(data, dict) else None
+
+
+def _ranking_keys(by_player: np.ndarray, ranking: list[str]) -> np.ndarray:
+    """[tournament, player, key]: the comparison keys in ranking order (higher is better)."""
+    columns = {"placement_points": [0], "total": [1], "places": list(range(2, 2 + N_SEATS))}
+    return by_player[:, :, [c for k in ranking for c in columns[k]]]
+
+
+def _lex_greater(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a > b row by row, comparing keys in order."""
+    out = np.zeros(len(a), bool)
+    undecided = np.ones(len(a), bool)
+    for j in range(a.shape[1]):
+        out |= undecided & (a[:, j] > b[:, j])
+        undecided &= a[:, j] == b[:, j]
+    return out
+
+
+def _summary(label: str, bot: str, ranks: np.ndarray, points: np.ndarray) -> dict:
+    n = len(ranks)
+    mean, sd = moments(n, float(ranks.sum()), float((ranks ** 2).sum()))
+    lo, hi = mean_ci(n, mean, sd)
+    won, won_lo, won_hi = wilson(int((ranks == 1).sum()), n)
+    pmean, psd = moments(n, float(points.sum()), float((points ** 2).sum()))
+    plo, phi = mean_ci(n, pmean, psd)
+    return {"variant": label, "bot": bot, "tournaments": n, "rank_mean": mean, "rank_lo": lo,
+            "rank_hi": hi, "first": won, "first_lo": won_lo, "first_hi": won_hi,
+            "place_points_mean": pmean, "place_points_lo": plo, "place_points_hi": phi}
