@@ -75,7 +75,8 @@ def _all_six_experiment(tmp: Path) -> Path:
 RECORDED_BOTS = {"quickstart": 'bots = ["heuristic", "random", "heuristic", "random"]',
                  "kop-variants": 'bots = "heuristic"', "baska-vs-kop": 'bots = "heuristic"',
                  "zolo-price": 'bots = "heuristic"',
-                 "tournament": 'bots = ["heuristic", "random", "heuristic", "random"]'}
+                 "tournament": 'bots = ["heuristic", "random", "heuristic", "random"]',
+                 "perfect-information": 'bots = ["cheat-dd", "heuristic", "pimc", "heuristic"]'}
 
 
 def _as_recorded(experiment: Path, text: str, tmp: Path) -> Path:

@@ -82,6 +82,7 @@ class Analysis:
     same_play: pl.DataFrame | None = None  # per other variant: deals played and paid the same
     session_rotation: pl.DataFrame | None = None  # variant, sessions, rotating (line-up moves)
     tournaments: pl.DataFrame | None = None  # variant, bot: final standings (report.tournaments)
+    gap: pl.DataFrame | None = None  # variant, bot: heuristic -> bound gap closed (report.bound)
 
     @property
     def baseline(self) -> str:
@@ -110,7 +111,7 @@ class Analysis:
                "payout_histogram": self.payout_hist, "paired_differences": self.paired,
                "rule_differences": self.rule_diff_frame()}
         for name in ("lineups", "same_play", "sessions", "session_seats", "session_bots",
-                     "session_length_hist", "tournaments"):
+                     "session_length_hist", "tournaments", "gap"):
             df = getattr(self, name)
             if df is not None:
                 out[name.replace("_hist", "_histogram")] = df
@@ -655,6 +656,7 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
         an.same_play = _same_play({}, base)
         if len(labels) > 1:
             notes.append(f"the first variant {base!r} has no hands: no paired differences")
+    an.gap = _gap(h, lu, engine, res, labels)
     if s_over is not None and len(s_over):
         _sessions(an, out, by_label, labels)
         an.tournaments = _tournaments(res, sess, engine, labels)
@@ -662,6 +664,16 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
         a, b = by_label[labels[0]].ruleset, by_label[v].ruleset
         an.rule_diffs[v] = None if a is None or b is None else diff_rules(a, b)
     return an
+
+
+def _gap(h: pl.LazyFrame, lu: pl.DataFrame, engine, res, labels) -> pl.DataFrame | None:
+    """The share of the heuristic -> bound gap each fair bot closes, where a bound plays."""
+    from .bound import gap_closed, gap_queries
+
+    rows = []
+    for v, (q, bound, fair) in gap_queries(h, lu.filter(pl.col("variant").is_in(labels))).items():
+        rows += gap_closed(_collect(q, engine, res), v, bound, fair)
+    return _order_variants(pl.DataFrame(rows), labels, "bot") if rows else None
 
 
 def _tournaments(res, sess: pl.LazyFrame, engine, labels) -> pl.DataFrame | None:

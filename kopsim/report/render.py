@@ -344,6 +344,15 @@ def sections(an: Analysis) -> list[Section]:
         an, an.bots, "bot", bots, str,
         lambda r: _mean_cell(r["mean"], r["mean_lo"], r["mean_hi"], True, r["seat_hands"]),
         "bot", caption="Per seat-hand: a bot in two seats counts twice.")))
+    if an.gap is not None:
+        bots = an.gap["bot"].unique(maintain_order=True).to_list()
+        s.tables.append(("Gap to the bound closed", _pivot(
+            an, an.gap, "bot", bots, str,
+            lambda r: Cell(pct(r["gap_closed"]), f"{pct(r['gap_closed_lo'])} … "
+                           f"{pct(r['gap_closed_hi'])}", title=f"n = {count(r['hands'])}"),
+            "bot",
+            caption=f"(bot − heuristic) ÷ ({an.gap['bound'][0]} − heuristic), per hand at the "
+            "same table: 0% plays like the heuristic, 100% like the bot that sees every card.")))
     rows = []
     for label, f in [
         ("mean stake per hand", lambda r: _mean_cell(r["mean"], r["mean_lo"], r["mean_hi"],
