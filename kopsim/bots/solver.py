@@ -62,9 +62,10 @@ def _classify_many(opts, ypts, otr, ytr, tparams, out):
     tie_code = np.int64(tparams[3])
     lone_won = tparams[4] != 0.0
     lone_lost = tparams[5] != 0.0
+    smax_old = tparams[6]
     for i in range(opts.shape[0]):
-        w, t = classify(opts[i], ypts[i], otr[i], ytr[i], win_points, smax, all_tricks, tie_code,
-                        lone_won, lone_lost)
+        w, t = classify(opts[i], ypts[i], otr[i], ytr[i], win_points, smax_old, smax, all_tricks,
+                        tie_code, lone_won, lone_lost)
         out[i, 0] = w
         out[i, 1] = t
 
@@ -141,9 +142,10 @@ def _take_trick(old_mask, wseat, tp, opts, ypts, otr, ytr):
 
 @njit(cache=True, inline='always')
 def _outcome_slot(opts, ypts, otr, ytr, win_rule):
-    """The outcome slot of a finished hand; win_rule: classify's six settings, as a tuple."""
-    w, t = classify(opts, ypts, otr, ytr, win_rule[0], win_rule[1], win_rule[2], win_rule[3],
-                    win_rule[4], win_rule[5])
+    """The outcome slot of a finished hand; win_rule: classify's seven settings, as a tuple
+    (in tparams' order, the old side's schneider maximum last)."""
+    w, t = classify(opts, ypts, otr, ytr, win_rule[0], win_rule[6], win_rule[1], win_rule[2],
+                    win_rule[3], win_rule[4], win_rule[5])
     return outcome_slot(w, t)
 
 
@@ -385,7 +387,7 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt
     s_rem, s_i, s_f, s_mv, s_key, stats = stack
     play_rule = (play_rules[0] == 1, play_rules[1] == 1, play_rules[2] == 1, suit_mask[0])
     win_rule = (tparams[0], tparams[1], tparams[2] != 0.0, np.int64(tparams[3]),
-                tparams[4] != 0.0, tparams[5] != 0.0)
+                tparams[4] != 0.0, tparams[5] != 0.0, tparams[6])
     held = (hands[0], hands[1], hands[2], hands[3])
     tt_bits = tt_rem.shape[0] - 1
     _set_root(root_i, root_f, root_rem, alpha0, beta0, s_rem, s_i, s_f)
@@ -569,16 +571,17 @@ def _prepare(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> _
     counted, last = count_doubles(seats, len(double_seats), old_mask, int(t.c_max_doubles[k]))
     n_old = bin(old_mask).count("1")
     tparams = np.array([t.win_points, t.schneider_max, 1.0 if t.c_all_tricks[k] else 0.0,
-                        tie_winner(t.tie_nobody, counted, last),
+                        tie_winner(t.tie_rule, counted, last),
                         1.0 if n_old == 1 and not t.c_won_tiered[k] else 0.0,
-                        1.0 if n_old == 1 and not t.c_lost_tiered[k] else 0.0], np.float64)
+                        1.0 if n_old == 1 and not t.c_lost_tiered[k] else 0.0,
+                        t.schneider_max_old], np.float64)
     vtab = np.zeros(3 * N_PRICED_TIERS, np.float64)
     ptab = np.zeros((3, N_PRICED_TIERS, 4), np.float64)
     for w in (WIN_OLD, WIN_YOUNG):
         for tier in range(N_PRICED_TIERS):
             v = price(t.c_won, t.c_lost, t.c_mult, k, w, tier, counted, t.tie_value, t.factor)
             pay = np.zeros(4, np.float64)
-            pay_out(pay, v, w, old_mask, t.zero_sum)
+            pay_out(pay, v, w, old_mask, t.zero_sum, t.lone_once)
             ptab[w - WIN_NOBODY, tier] = pay
             vtab[outcome_slot(w, tier)] = side_value(pay, old_mask)
     return _Prepared(tparams, vtab, ptab, counted, last)
@@ -703,7 +706,7 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     if a.c_instant[contract]:
         # won at once, without play: at the out price, without doubles or multipliers
         pay = np.zeros(4, np.float64)
-        pay_out(pay, a.c_won[contract, TIER_OUT], WIN_OLD, old_mask, a.zero_sum)
+        pay_out(pay, a.c_won[contract, TIER_OUT], WIN_OLD, old_mask, a.zero_sum, a.lone_once)
         v = side_value(pay, old_mask)
         return SolveResult(v, [], {}, 0, None)
     trick = [int(c) for c in trick]

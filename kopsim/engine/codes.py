@@ -16,6 +16,10 @@ TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_LONE, TIER_TIE, TIER_INSTANT = rang
 TIER_NAMES = ("out", "schneider", "schwarz", "lone", "tie", "instant")
 N_PRICED_TIERS = 5  # out..tie: the tiers a played hand can end in
 
+# --- who wins a tie on points (scoring.tie)
+TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIE_OLD_SIDE_LOSES = range(3)
+TIE_RULES = ("last_double_loses", "nobody_wins", "old_side_loses")
+
 # --- how a contract forms the old side
 TEAM_HOLDERS, TEAM_CALLED, TEAM_ALONE = range(3)
 TEAM_NAMES = ("holders", "called", "alone")

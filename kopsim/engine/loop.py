@@ -374,8 +374,8 @@ def _score(t, sc, contract, old, nd):
     lone_won = n_old == 1 and not t.c_won_tiered[contract]
     lone_lost = n_old == 1 and not t.c_lost_tiered[contract]
     winner, tier = classify(old_pts, young_pts, old_tricks, young_tricks, t.win_points,
-                            t.schneider_max, t.c_all_tricks[contract],
-                            tie_winner(t.tie_nobody, counted, last), lone_won, lone_lost)
+                            t.schneider_max_old, t.schneider_max, t.c_all_tricks[contract],
+                            tie_winner(t.tie_rule, counted, last), lone_won, lone_lost)
     v = price(t.c_won, t.c_lost, t.c_mult, contract, winner, tier, counted, t.tie_value,
               t.factor)
     return winner, tier, counted, v
@@ -422,7 +422,7 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
         else:
             _play_tricks(t, lu, sc, out, h, forehand, contract, bid, bidder)
             winner, tier, counted, v = _score(t, sc, contract, old, nd)
-        pay_out(sc.pay, v, winner, old, t.zero_sum)
+        pay_out(sc.pay, v, winner, old, t.zero_sum, t.lone_once)
         out.contract[h], out.declarer[h], out.old[h] = contract, declarer, old
         out.doubles[h], out.winner[h], out.tier[h] = counted, winner, tier
         for s in range(4):

@@ -36,10 +36,16 @@ def counted_doubles(double_seats: list[int], old_side: list[int], cap: int) -> t
     return count, last
 
 
-def losing_tier(rules: Ruleset, points: float, tricks: int) -> str:
+def losing_tier(rules: Ruleset, points: float, tricks: int, side: str = "young") -> str:
+    """The losing side's tier: schwarz without a trick, schneider with at most its side's
+    schneider maximum of points (the old side's may differ), else out."""
+    s = rules.scoring
+    most = s.schneider_max_points
+    if side == "old" and s.old_side_schneider_max_points is not None:
+        most = s.old_side_schneider_max_points
     if tricks == 0:
         return "schwarz"
-    if points <= rules.scoring.schneider_max_points:
+    if points <= most:
         return "schneider"
     return "out"
 
@@ -58,8 +64,10 @@ def distribute(rules: Ruleset, v: float, winner: str | None, old_side: list[int]
     if len(old_side) == 1 or len(young) == 1:
         lone, others = (old_side[0], young) if len(old_side) == 1 else (young[0], old_side)
         lone_won = lone in winners
+        # settled with each opponent, or once: each opponent's share then a third of it
+        share = v / 3.0 if rules.scoring.lone_settlement == "once" else v
         for s in others:
-            gain = -v if lone_won else v
+            gain = -share if lone_won else share
             if zero_sum or gain > 0:
                 pay[s] += gain
             if zero_sum or lone_won:
@@ -95,7 +103,7 @@ def score(rules: Ruleset, contract: str, old_side: list[int], double_seats: list
         tie = True
         if rules.scoring.tie == "nobody_wins":
             winner = None
-        elif doubles:
+        elif doubles and rules.scoring.tie == "last_double_loses":
             winner = "young" if last_side == "old" else "old"
         else:
             winner = "young"
@@ -111,7 +119,7 @@ def score(rules: Ruleset, contract: str, old_side: list[int], double_seats: list
     elif winner == "old":
         tier = losing_tier(rules, young_pts, young_tricks)
     else:
-        tier = losing_tier(rules, old_pts, old_tricks)
+        tier = losing_tier(rules, old_pts, old_tricks, "old")
     if winner is None:
         return Outcome(None, tier, doubles, distribute(rules, 0, None, old_side))
 

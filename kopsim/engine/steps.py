@@ -18,7 +18,8 @@ from numba import njit
 from .bits import ONE, ZERO, popcount
 from .codes import (MULT_OLD_LOST, MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL, P_AND, P_ANY,
                     P_COUNT, P_NONE, P_OR, P_POS, TEAM_CALLED, TEAM_HOLDERS,
-                    TIER_LONE, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE, WIN_NOBODY,
+                    TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIER_LONE, TIER_OUT, TIER_SCHNEIDER,
+                    TIER_SCHWARZ, TIER_TIE, WIN_NOBODY,
                     WIN_OLD, WIN_YOUNG)
 from .draws import draw
 from .jit import kernel_jit
@@ -169,21 +170,23 @@ def count_doubles(double_seats, nd, old, cap):
 
 
 @njit(cache=True, inline='always')
-def tie_winner(tie_nobody, counted, last):
-    """Who wins a tie on points: nobody, or the other side than the last counted double, or
-    the young side."""
-    if tie_nobody:
+def tie_winner(tie_rule, counted, last):
+    """Who wins a tie on points (tie_rule: a TIE_* code): nobody; the young side; or the
+    other side than the last counted double, and with none the young side."""
+    if tie_rule == TIE_NOBODY_WINS:
         return WIN_NOBODY
-    if counted > 0:
+    if tie_rule == TIE_LAST_DOUBLE_LOSES and counted > 0:
         return WIN_YOUNG if last == WIN_OLD else WIN_OLD
     return WIN_YOUNG
 
 
 @njit(cache=True, inline='always')
-def classify(opts, ypts, otr, ytr, win_points, smax, all_tricks, tie_win, lone_won, lone_lost):
-    """(winner, tier) of a finished hand from both sides' points and tricks. tie_win: who wins
-    a tie (`tie_winner`); lone_won / lone_lost: a lone old player whose won / lost price is
-    not tiered (his hand is priced as TIER_LONE)."""
+def classify(opts, ypts, otr, ytr, win_points, smax_old, smax_young, all_tricks, tie_win,
+             lone_won, lone_lost):
+    """(winner, tier) of a finished hand from both sides' points and tricks. smax_old /
+    smax_young: the most points with which the old / young side, losing, is schneider;
+    tie_win: who wins a tie (`tie_winner`); lone_won / lone_lost: a lone old player whose won
+    / lost price is not tiered (his hand is priced as TIER_LONE)."""
     tie = False
     if all_tricks:
         w = WIN_OLD if ytr == 0 else WIN_YOUNG
@@ -202,7 +205,7 @@ def classify(opts, ypts, otr, ytr, win_points, smax, all_tricks, tie_win, lone_w
     lt = ytr if w == WIN_OLD else otr
     if lt == 0:
         return w, TIER_SCHWARZ
-    if lp <= smax:
+    if lp <= (smax_young if w == WIN_OLD else smax_old):
         return w, TIER_SCHNEIDER
     return w, TIER_OUT
 
@@ -238,9 +241,10 @@ def price(c_won, c_lost, c_mult, k, winner, tier, counted, tie_value, factor):
 
 
 @njit(cache=True, inline='always')
-def pay_out(pay, v, winner, old, zero_sum):
+def pay_out(pay, v, winner, old, zero_sum, lone_once):
     """Adds the payments of value v to pay. When one side is a single player his game is
-    priced per opponent; otherwise each winner receives v and, zero-sum, each loser pays v."""
+    priced per opponent (lone_once: once, each opponent's share a third); otherwise each winner
+    receives v and, zero-sum, each loser pays v."""
     n_old = popcount(np.uint64(old))
     if winner == WIN_NOBODY or v == 0.0:
         pass
@@ -250,10 +254,11 @@ def pay_out(pay, v, winner, old, zero_sum):
         while not (lone_mask >> lone) & 1:
             lone += 1
         lone_won = ((old >> lone) & 1 == 1) == (winner == WIN_OLD)
+        share = v / 3.0 if lone_once else v
         for s in range(4):
             if s == lone:
                 continue
-            gain = -v if lone_won else v
+            gain = -share if lone_won else share
             if zero_sum or gain > 0:
                 pay[s] += gain
             if zero_sum or lone_won:

@@ -68,9 +68,11 @@ class RuleTables(NamedTuple):
     must_beat: bool
     # --- scoring
     zero_sum: bool
-    tie_nobody: bool
+    tie_rule: int  # TIE_* code
+    lone_once: bool  # a lone player's game is settled once, shared by the three
     factor: float
     win_points: float
-    schneider_max: float
+    schneider_max: float  # the young side's, losing
+    schneider_max_old: float  # the old side's, losing
     tie_value: float  # NaN: none
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.codes import (CALL_ASK, CALL_BID, CALL_PASS, MULT_NAMES, N_PRICED_TIERS, P_ALL,
+from ..engine.codes import (TIE_RULES, CALL_ASK, CALL_BID, CALL_PASS, MULT_NAMES, N_PRICED_TIERS, P_ALL,
                             P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR, P_POS, STYLE_NAMES,
                             TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ,
                             TIER_TIE, WINNER_NAMES)
@@ -58,12 +58,12 @@ class CompiledRules:
     def arrays(self) -> dict[str, np.ndarray]:
         """The tables' arrays by name, for Python readers; `params` (ints: style, passes to
         end, passes to end without a call, doubles without a bid, chain length, zero-sum, tie
-        nobody wins, predicate stack depth) and `fparams` (floats: doubling factor, win points,
+        rule, predicate stack depth) and `fparams` (floats: doubling factor, win points,
         schneider maximum, tie value without a double) are the scalar settings as arrays."""
         t = self.tables
         out = {k: v for k, v in t._asdict().items() if isinstance(v, np.ndarray)}
         out["params"] = np.array([t.style, t.end_after_passes, t.end_after_passes_without_call,
-                                  t.cap_without_bid, t.n_chain, t.zero_sum, t.tie_nobody,
+                                  t.cap_without_bid, t.n_chain, t.zero_sum, t.tie_rule,
                                   t.pred_stack], np.int64)
         out["fparams"] = np.array([t.factor, t.win_points, t.schneider_max, t.tie_value])
         return out
@@ -258,9 +258,13 @@ def compile_rules(r: Ruleset) -> CompiledRules:
         r_asked=np.array([tri(x.asked) for x in res], np.int8),
         follow_suit=bool(r.play.follow_suit), trump_when_void=bool(r.play.trump_when_void),
         must_beat=bool(r.play.must_beat),
-        zero_sum=r.scoring.style == "zero_sum", tie_nobody=r.scoring.tie == "nobody_wins",
+        zero_sum=r.scoring.style == "zero_sum", tie_rule=TIE_RULES.index(r.scoring.tie),
+        lone_once=r.scoring.lone_settlement == "once",
         factor=float(r.doubling.factor), win_points=float(r.win_points()),
         schneider_max=float(r.scoring.schneider_max_points),
+        schneider_max_old=float(r.scoring.schneider_max_points
+                                if r.scoring.old_side_schneider_max_points is None
+                                else r.scoring.old_side_schneider_max_points),
         tie_value=(np.nan if r.scoring.tie_value_without_double is None
                    else float(r.scoring.tie_value_without_double)),
     )

@@ -373,8 +373,16 @@ def _scoring_changes(a: Ruleset, b: Ruleset) -> list[Change]:
     if x.schneider_max_points != y.schneider_max_points:
         add(f"schneider at {number(y.schneider_max_points)} points or fewer instead of "
             f"{number(x.schneider_max_points)}")
+    if x.old_side_schneider_max_points != y.old_side_schneider_max_points:
+        old = lambda s: ("as the young side" if s.old_side_schneider_max_points is None  # noqa
+                         else f"at {number(s.old_side_schneider_max_points)} points or fewer")
+        add(f"the old side schneider {old(y)} instead of {old(x)}")
+    if (x.lone_settlement or "each_opponent") != (y.lone_settlement or "each_opponent"):
+        add("a lone player settled once, a third with each opponent" if y.lone_settlement ==
+            "once" else "a lone player settled with each opponent")
     ties = {"last_double_loses": "the side of the last counted double loses",
-            "nobody_wins": "nobody wins, nothing is paid"}
+            "nobody_wins": "nobody wins, nothing is paid",
+            "old_side_loses": "the old side loses, whatever was doubled"}
     if x.tie != y.tie:
         add(f"{tie_name(b)}: {ties[y.tie]} instead of {ties[x.tie]}")
     if x.tie_value_without_double != y.tie_value_without_double:

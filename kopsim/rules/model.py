@@ -303,7 +303,12 @@ class Scoring(_Model):
     style: Literal["zero_sum", "winners_only"] = "zero_sum"
     win_points: Optional[Points] = None  # default: a majority of the pack's points
     schneider_max_points: Points = 25  # losing side with at most this and a trick: schneider
-    tie: Literal["last_double_loses", "nobody_wins"] = "last_double_loses"
+    # the old side, losing, is schneider with at most this many (default: schneider_max_points):
+    # Schafkopf's declarers are free from 31, its defenders from 30
+    old_side_schneider_max_points: Optional[Points] = None
+    tie: Literal["last_double_loses", "nobody_wins", "old_side_loses"] = "last_double_loses"
+    # a lone player's game is paid by (or to) each opponent, or once, shared by the three
+    lone_settlement: Optional[Literal["each_opponent", "once"]] = None
     tie_value_without_double: Optional[Value] = None  # default: the contract's own value
     multipliers: list[Multiplier] = Field([], max_length=MAX_MULTIPLIERS)
     revoke_penalty: Optional[RevokePenalty] = None  # cannot happen between bots; shown only

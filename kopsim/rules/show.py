@@ -204,8 +204,9 @@ def _payout_lines(r: Ruleset) -> list[str]:
     out.append("")
     who_pays = ("each loser pays it, each winner receives it" if s.style == "zero_sum"
                 else "each winner receives it, losers pay nothing")
-    out.append(f"Payouts: the value of a hand, {who_pays} (a lone player: from or to each of "
-               "the three)" + ("; the multipliers listed below are included"
+    lone = ("from or to each of the three" if s.lone_settlement != "once" else
+            "once in all, a third from or to each of the three")
+    out.append(f"Payouts: the value of a hand, {who_pays} (a lone player: {lone})" + ("; the multipliers listed below are included"
                                if s.multipliers else ""))
     levels = ["-"] + dbl.names
     rows = []
@@ -225,10 +226,14 @@ def _payout_lines(r: Ruleset) -> list[str]:
     out.append(table(["contract", "result", "tier"] + levels, rows))
     out.append("  (result: of the old side — the declarer's side, or the holders of the team "
                "cards)")
+    per_side = ("" if s.old_side_schneider_max_points is None else
+                f" ({number(s.old_side_schneider_max_points)} for the old side)")
     out.append(f"  tiers of the losing side: schneider at most {number(s.schneider_max_points)} "
-               "points with a trick, schwarz no trick")
+               f"points{per_side} with a trick, schwarz no trick")
     if s.tie == "nobody_wins":
         out.append(f"  {tie_name(r)}: nobody wins, nothing is paid")
+    elif s.tie == "old_side_loses":
+        out.append(f"  {tie_name(r)}: the old side loses, whatever was doubled")
     else:
         tv = ("" if s.tie_value_without_double is None
               else f"; with no double the value is {number(s.tie_value_without_double)}")
