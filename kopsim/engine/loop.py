@@ -152,7 +152,7 @@ def _open_calls(t, sc, seat, first, fo, bid, bidder, nd, imp, imp_decl):
     K = t.c_team.shape[0]
     buf[0] = CALL_ASK if fo else CALL_PASS
     m = 1
-    floor = t.bid_pos[bid] if bid >= 0 else -1
+    floor = t.bid_floor[bid] if bid >= 0 else -1
     for j in range(floor + 1, t.bids.shape[0]):
         k = t.bids[j]
         if (t.c_has_pred[k] and not sc.elig[k, seat]) or (t.c_first_call_only[k] and not first):

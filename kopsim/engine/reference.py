@@ -277,11 +277,11 @@ class State:
 
     def _bids_open_to(self, seat: int) -> list[str]:
         r = self.rules
-        floor = None if self.bid is None else r.contracts[self.bid].bid_rank
+        floor = None if self.bid is None else r.bid_level(self.bid)
         out = []
         for name in self._bids:
             c = r.contracts[name]
-            if (floor is not None and c.bid_rank <= floor) or not self.eligible(name, seat):
+            if (floor is not None and r.bid_level(name) <= floor) or not self.eligible(name, seat):
                 continue
             if c.first_call_only and seat in self.spoken:
                 continue

@@ -30,6 +30,7 @@ class RuleTables(NamedTuple):
     # --- contracts (index k)
     bids: np.ndarray  # contracts that can be bid, low to high
     bid_pos: np.ndarray  # [k] position in bids, -1 if not a bid
+    bid_floor: np.ndarray  # [k] the last position in bids that a bid of k shuts out
     c_first_call_only: np.ndarray
     c_team: np.ndarray  # TEAM_* codes
     c_team_cards: np.ndarray  # [k, i] cards forming the team, -1 padded

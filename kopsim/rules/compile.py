@@ -176,8 +176,10 @@ def compile_rules(r: Ruleset) -> CompiledRules:
     # --- contracts
     bids = r.bids()
     bid_pos = np.full(K, -1, np.int16)
+    bid_floor = np.full(K, -1, np.int16)  # the last bid a bid of k shuts out (same class or lower)
     for j, n in enumerate(bids):
         bid_pos[kidx[n]] = j
+        bid_floor[kidx[n]] = max(i for i, m in enumerate(bids) if r.bid_level(m) <= r.bid_level(n))
     max_team = max([len(c.team_cards) for c in r.contracts.values()] + [1])
     team_cards = np.full((K, max_team), -1, np.int8)
     team_mask = np.zeros(K, np.uint64)
@@ -231,7 +233,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
         p_op=p_op, p_mask=p_mask, p_a=p_a, p_b=p_b, p_start=p_start, p_end=p_end,
         pred_stack=int(pred_stack),
         bids=np.array([kidx[n] for n in bids], np.int16),
-        bid_pos=bid_pos,
+        bid_pos=bid_pos, bid_floor=bid_floor,
         c_first_call_only=np.array([r.contracts[n].first_call_only for n in contracts], np.bool_),
         c_team=np.array([TEAM_CODES[r.contracts[n].team] for n in contracts], np.int8),
         c_team_cards=team_cards, c_team_mask=team_mask,

@@ -321,6 +321,12 @@ def _auction_changes(a: Ruleset, b: Ruleset) -> list[Change]:
     if b.bids() != a.bids() and (common != [n for n in a.bids() if n in b.bids()]
                                  or len(b.bids()) != len(common) or len(a.bids()) != len(common)):
         add(f"bids, lowest first: {_names(b.bids())} instead of {_names(a.bids())}")
+    classes = lambda r: [(n, r.contracts[n].bid_class) for n in r.bids()  # noqa: E731
+                         if r.contracts[n].bid_class is not None]
+    if classes(a) != classes(b):
+        text = lambda r: (", ".join(f"{n} {k}" for n, k in classes(r))  # noqa: E731
+                          or "none: a higher bid beats a lower")
+        add(f"bid classes (a bid beats only a lower class): {text(b)} instead of {text(a)}")
     if x.no_bid != y.no_bid:
         add(f"when nobody bids: first of {_names(y.no_bid)} that applies instead of "
             f"{_names(x.no_bid)}")

@@ -273,6 +273,10 @@ class Payout(_Model):
 class Contract(_Model):
     description: str = ""
     bid_rank: Optional[BidRank] = None  # biddable in the auction, higher rank beats lower
+    # bid classes (Schafkopf: Rufspiel < Wenz < Solo): a bid beats the bid in force only with a
+    # higher class, so of two seats wanting one class the earlier keeps it; bid_rank then only
+    # orders the calls. Either every biddable contract has a class or none has
+    bid_class: Optional[BidRank] = None
     eligible: Optional[Predicate] = None  # who may bid it / to whom a no-bid contract applies
     first_call_only: bool = False  # may only be a seat's first call of the auction
     team: Literal["holders", "called", "alone"] = "alone"
@@ -400,6 +404,11 @@ class Ruleset(_Model):
             return 0
         cap = self.doubling.cap_without_bid
         return len(self.doubling.names) if cap is None else cap
+
+    def bid_level(self, name: str) -> int:
+        """What a bid of contract `name` must exceed to beat it: its class, else its rank."""
+        c = self.contracts[name]
+        return c.bid_class if c.bid_class is not None else c.bid_rank
 
     def bids(self) -> list[str]:
         """Biddable contracts, lowest first."""

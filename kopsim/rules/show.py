@@ -127,7 +127,9 @@ def _contract_lines(r: Ruleset) -> list[str]:
     rows = []
     for name, c in r.contracts.items():
         if c.bid_rank is not None:
-            how = f"bid (rank {c.bid_rank})" + (", first call only" if c.first_call_only else "")
+            how = (f"bid (rank {c.bid_rank}" + ("" if c.bid_class is None else
+                                                f", class {c.bid_class}") + ")"
+                   + (", first call only" if c.first_call_only else ""))
         elif name in r.auction.dealt:
             how = "dealt: wins before the auction"
         elif name in r.auction.no_bid:

@@ -104,6 +104,25 @@ def _check_contracts(r: Ruleset, cards: list[str], bad) -> None:
         _check_contract_play(r, cname, c, where, bad)
         _check_contract_team(r, c, where, cards, bad)
         _check_contract_doubles(r, c, where, bad)
+    _check_bid_classes(r, bad)
+
+
+def _check_bid_classes(r: Ruleset, bad) -> None:
+    """Classes, if given, are given to every bid and rise with the ranks (the canonical order
+    of the calls), so that "a higher class" and "a later call" agree."""
+    bids = r.bids()
+    classed = [n for n in bids if r.contracts[n].bid_class is not None]
+    if not classed:
+        return
+    for n in bids:
+        if r.contracts[n].bid_class is None:
+            bad(f"contracts.{dotted([n])}.bid_class", "every biddable contract needs a bid_class "
+                f"once one has ({classed[0]!r} has one)")
+    for lower, higher in zip(classed, classed[1:]):
+        if r.contracts[higher].bid_class < r.contracts[lower].bid_class:
+            bad(f"contracts.{dotted([higher])}.bid_class", f"class {r.contracts[higher].bid_class}"
+                f" is below {lower!r}'s ({r.contracts[lower].bid_class}) though its bid_rank is "
+                "higher: classes must rise with the ranks")
 
 
 def _check_contract_play(r: Ruleset, cname: str, c, where: str, bad) -> None:
