@@ -58,13 +58,13 @@ N_F = 8
 def _classify_many(opts, ypts, otr, ytr, tparams, out):
     win_points = tparams[0]
     smax = tparams[1]
-    all_tricks = tparams[2] != 0.0
+    goal = np.int64(tparams[2])
     tie_code = np.int64(tparams[3])
     lone_won = tparams[4] != 0.0
     lone_lost = tparams[5] != 0.0
     smax_old = tparams[6]
     for i in range(opts.shape[0]):
-        w, t = classify(opts[i], ypts[i], otr[i], ytr[i], win_points, smax_old, smax, all_tricks,
+        w, t = classify(opts[i], ypts[i], otr[i], ytr[i], win_points, smax_old, smax, goal,
                         tie_code, lone_won, lone_lost)
         out[i, 0] = w
         out[i, 1] = t
@@ -386,7 +386,7 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt
     tt_rem, tt_aux, tt_op, tt_yp, tt_lo, tt_hi = tt
     s_rem, s_i, s_f, s_mv, s_key, stats = stack
     play_rule = (play_rules[0] == 1, play_rules[1] == 1, play_rules[2] == 1, suit_mask[0])
-    win_rule = (tparams[0], tparams[1], tparams[2] != 0.0, np.int64(tparams[3]),
+    win_rule = (tparams[0], tparams[1], np.int64(tparams[2]), np.int64(tparams[3]),
                 tparams[4] != 0.0, tparams[5] != 0.0, tparams[6])
     held = (hands[0], hands[1], hands[2], hands[3])
     tt_bits = tt_rem.shape[0] - 1
@@ -570,7 +570,7 @@ def _prepare(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> _
     seats = np.array([int(x) for x in double_seats] or [0], np.int64)
     counted, last = count_doubles(seats, len(double_seats), old_mask, int(t.c_max_doubles[k]))
     n_old = bin(old_mask).count("1")
-    tparams = np.array([t.win_points, t.schneider_max, 1.0 if t.c_all_tricks[k] else 0.0,
+    tparams = np.array([t.win_points, t.schneider_max, float(t.c_goal[k]),
                         tie_winner(t.tie_rule, counted, last),
                         1.0 if n_old == 1 and not t.c_won_tiered[k] else 0.0,
                         1.0 if n_old == 1 and not t.c_lost_tiered[k] else 0.0,

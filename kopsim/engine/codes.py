@@ -20,6 +20,10 @@ N_PRICED_TIERS = 5  # out..tie: the tiers a played hand can end in
 TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIE_OLD_SIDE_LOSES = range(3)
 TIE_RULES = ("last_double_loses", "nobody_wins", "old_side_loses")
 
+# --- what the old side must do to win (contracts.*.goal)
+GOAL_POINTS, GOAL_ALL_TRICKS, GOAL_NO_TRICKS = range(3)
+GOAL_NAMES = ("points", "all_tricks", "no_tricks")
+
 # --- how a contract forms the old side
 TEAM_HOLDERS, TEAM_CALLED, TEAM_ALONE = range(3)
 TEAM_NAMES = ("holders", "called", "alone")

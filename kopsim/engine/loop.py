@@ -374,7 +374,7 @@ def _score(t, sc, contract, old, nd):
     lone_won = n_old == 1 and not t.c_won_tiered[contract]
     lone_lost = n_old == 1 and not t.c_lost_tiered[contract]
     winner, tier = classify(old_pts, young_pts, old_tricks, young_tricks, t.win_points,
-                            t.schneider_max_old, t.schneider_max, t.c_all_tricks[contract],
+                            t.schneider_max_old, t.schneider_max, t.c_goal[contract],
                             tie_winner(t.tie_rule, counted, last), lone_won, lone_lost)
     v = price(t.c_won, t.c_lost, t.c_mult, contract, winner, tier, counted, t.tie_value,
               t.factor)

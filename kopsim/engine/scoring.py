@@ -97,6 +97,8 @@ def score(rules: Ruleset, contract: str, old_side: list[int], double_seats: list
     tie = False
     if c.goal == "all_tricks":
         winner = "old" if young_tricks == 0 else "young"
+    elif c.goal == "no_tricks":
+        winner = "old" if old_tricks == 0 else "young"
     elif old_pts >= rules.win_points():
         winner = "old"
     elif old_pts == young_pts:

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from .bits import ONE, ZERO, popcount
-from .codes import (MULT_OLD_LOST, MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL, P_AND, P_ANY,
+from .codes import (GOAL_ALL_TRICKS, GOAL_NO_TRICKS, MULT_OLD_LOST, MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL, P_AND, P_ANY,
                     P_COUNT, P_NONE, P_OR, P_POS, TEAM_CALLED, TEAM_HOLDERS,
                     TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIER_LONE, TIER_OUT, TIER_SCHNEIDER,
                     TIER_SCHWARZ, TIER_TIE, WIN_NOBODY,
@@ -181,15 +181,18 @@ def tie_winner(tie_rule, counted, last):
 
 
 @njit(cache=True, inline='always')
-def classify(opts, ypts, otr, ytr, win_points, smax_old, smax_young, all_tricks, tie_win,
+def classify(opts, ypts, otr, ytr, win_points, smax_old, smax_young, goal, tie_win,
              lone_won, lone_lost):
-    """(winner, tier) of a finished hand from both sides' points and tricks. smax_old /
-    smax_young: the most points with which the old / young side, losing, is schneider;
+    """(winner, tier) of a finished hand from both sides' points and tricks. goal: the
+    contract's GOAL_* code; smax_old / smax_young: the most points with which the old / young
+    side, losing, is schneider;
     tie_win: who wins a tie (`tie_winner`); lone_won / lone_lost: a lone old player whose won
     / lost price is not tiered (his hand is priced as TIER_LONE)."""
     tie = False
-    if all_tricks:
+    if goal == GOAL_ALL_TRICKS:
         w = WIN_OLD if ytr == 0 else WIN_YOUNG
+    elif goal == GOAL_NO_TRICKS:
+        w = WIN_OLD if otr == 0 else WIN_YOUNG
     elif opts >= win_points:
         w = WIN_OLD
     elif opts == ypts:

@@ -37,6 +37,7 @@ class RuleTables(NamedTuple):
     c_team_mask: np.ndarray
     c_instant: np.ndarray
     c_all_tricks: np.ndarray
+    c_goal: np.ndarray  # GOAL_* codes
     c_order: np.ndarray
     c_max_doubles: np.ndarray
     c_decl_double_first: np.ndarray

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.codes import (TIE_RULES, CALL_ASK, CALL_BID, CALL_PASS, MULT_NAMES, N_PRICED_TIERS, P_ALL,
+from ..engine.codes import (GOAL_NAMES, TIE_RULES, CALL_ASK, CALL_BID, CALL_PASS, MULT_NAMES, N_PRICED_TIERS, P_ALL,
                             P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR, P_POS, STYLE_NAMES,
                             TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ,
                             TIER_TIE, WINNER_NAMES)
@@ -239,6 +239,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
         c_team_cards=team_cards, c_team_mask=team_mask,
         c_instant=np.array([r.contracts[n].instant for n in contracts], np.bool_),
         c_all_tricks=np.array([r.contracts[n].goal == "all_tricks" for n in contracts], np.bool_),
+        c_goal=np.array([GOAL_NAMES.index(r.contracts[n].goal) for n in contracts], np.int8),
         c_order=np.array([order_names.index(r.contracts[n].order) if r.contracts[n].order else 0
                           for n in contracts], np.int8),
         c_max_doubles=np.array([r.max_doubles(n) for n in contracts], np.int8),

@@ -216,7 +216,8 @@ def _how(r: Ruleset, name: str) -> str:
 def _goal(r: Ruleset, c: Contract) -> str:
     if c.instant:
         return "wins at once"
-    return "all tricks" if c.goal == "all_tricks" else f"{number(r.win_points())}+ card points"
+    return {"all_tricks": "all tricks", "no_tricks": "no trick"}.get(
+        c.goal, f"{number(r.win_points())}+ card points")
 
 
 def contract_summary(r: Ruleset, name: str) -> str:

@@ -284,7 +284,7 @@ class Contract(_Model):
     # called: the declarer plus the holder of the first card of team_cards he lacks
     team_cards: list[str] = Field([], max_length=MAX_CARDS)
     instant: bool = False  # wins at once, without play
-    goal: Literal["points", "all_tricks"] = "points"
+    goal: Literal["points", "all_tricks", "no_tricks"] = "points"  # no_tricks: Bettel, Null
     order: Optional[str] = None
     max_doubles: Optional[DoubleCount] = None  # doubles allowed while it is in force
     declarer_may_double_first: bool = False

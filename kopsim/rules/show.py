@@ -143,8 +143,9 @@ def _contract_lines(r: Ruleset) -> list[str]:
                 pretty_card(x) for x in c.team_cards)
         else:
             team = "alone vs 3"
-        goal = "wins at once" if c.instant else ("all tricks" if c.goal == "all_tricks"
-                                                  else f"{number(r.win_points())}+ points")
+        goal = "wins at once" if c.instant else {
+            "all_tricks": "all tricks", "no_tricks": "no trick"}.get(
+            c.goal, f"{number(r.win_points())}+ points")
         rows.append([name, how, describe(c.eligible), team, goal, c.order or "-",
                      str(r.max_doubles(name))])
     out.append(table(["contract", "how", "who", "team", "goal", "order", "max doubles"], rows))
