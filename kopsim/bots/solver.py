@@ -579,7 +579,9 @@ def _prepare(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> _
     ptab = np.zeros((3, N_PRICED_TIERS, 4), np.float64)
     for w in (WIN_OLD, WIN_YOUNG):
         for tier in range(N_PRICED_TIERS):
-            v = price(t.c_won, t.c_lost, t.c_mult, k, w, tier, counted, t.tie_value, t.factor)
+            # without the Laufende: they are fixed by the deal, and the solver values the play
+            v = price(t.c_won, t.c_lost, t.c_mult, k, w, tier, counted, t.tie_value, t.factor,
+                      0.0)
             pay = np.zeros(4, np.float64)
             pay_out(pay, v, w, old_mask, t.zero_sum, t.lone_once)
             ptab[w - WIN_NOBODY, tier] = pay

@@ -17,8 +17,8 @@ from .codes import (BOT_EV, BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK
                     TEAM_ALONE, TEAM_HOLDERS, TIER_INSTANT, TIER_OUT, WIN_OLD)
 from .draws import STREAM, draw, mix64
 from .jit import kernel_jit
-from .steps import (classify, count_doubles, deal, deal_given, eval_preds, form_teams, pay_out, play_to_trick,
-                    price, tie_winner)
+from .steps import (classify, count_doubles, deal, deal_given, eval_preds, form_teams,
+                    laufende_value, pay_out, play_to_trick, price, tie_winner)
 
 
 class Lineup(NamedTuple):
@@ -376,8 +376,10 @@ def _score(t, sc, contract, old, nd):
     winner, tier = classify(old_pts, young_pts, old_tricks, young_tricks, t.win_points,
                             t.schneider_max_old, t.schneider_max, t.c_goal[contract],
                             tie_winner(t.tie_rule, counted, last), lone_won, lone_lost)
+    added = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, contract, sc.hands,
+                           old)
     v = price(t.c_won, t.c_lost, t.c_mult, contract, winner, tier, counted, t.tie_value,
-              t.factor)
+              t.factor, added)
     return winner, tier, counted, v
 
 

@@ -408,7 +408,7 @@ class State:
     def _finish(self) -> None:
         assert self.contract is not None
         self.outcome = score(self.rules, self.contract, self.old_side, self.double_seats,
-                             self.points, self.tricks_won)
+                             self.points, self.tricks_won, self.deal.hands)
         self.phase = "done"
         self.turn = None
 

@@ -81,8 +81,26 @@ def distribute(rules: Ruleset, v: float, winner: str | None, old_side: list[int]
     return tuple(pay)
 
 
+def laufende(rules: Ruleset, contract: str, hands, old_side: list[int]) -> float:
+    """What the contract's Laufende add: the counted cards (high to low) one side holds from
+    the top without a gap, each worth the contract's value, once there are enough of them."""
+    c = rules.contracts[contract]
+    if c.laufende is None or hands is None:
+        return 0.0
+    sides = []
+    for card in c.laufende_cards(rules.orders):
+        holder = next(s for s, hand in enumerate(hands) if card in hand)
+        sides.append(holder in old_side)
+    run = 0
+    while run < len(sides) and sides[run] == sides[0]:
+        run += 1
+    return run * c.laufende.value if run >= c.laufende.from_ else 0.0
+
+
 def score(rules: Ruleset, contract: str, old_side: list[int], double_seats: list[int],
-          points: list[float], tricks_won: list[int]) -> Outcome:
+          points: list[float], tricks_won: list[int], hands=None) -> Outcome:
+    """The outcome of a finished hand; `hands` (the cards dealt) price the Laufende, if the
+    contract has them."""
     c = rules.contracts[contract]
     if c.instant:
         v = c.payout.won.value("out")
@@ -125,7 +143,7 @@ def score(rules: Ruleset, contract: str, old_side: list[int], double_seats: list
     if winner is None:
         return Outcome(None, tier, doubles, distribute(rules, 0, None, old_side))
 
-    v = price.value(tier)
+    v = price.value(tier) + laufende(rules, contract, hands, old_side)
     if tie and doubles == 0 and rules.scoring.tie_value_without_double is not None:
         v = rules.scoring.tie_value_without_double
     v *= rules.doubling.factor ** doubles

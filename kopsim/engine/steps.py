@@ -214,22 +214,46 @@ def classify(opts, ypts, otr, ytr, win_points, smax_old, smax_young, goal, tie_w
 
 
 @njit(cache=True, inline='always')
+def laufende_value(lauf_cards, lauf_from, lauf_value, k, hands, old):
+    """What contract k's Laufende add: the cards of lauf_cards[k] (high to low) that one side
+    holds from the top without a gap, each worth lauf_value[k], once there are lauf_from[k]."""
+    if lauf_from[k] == 0:
+        return 0.0
+    n, side = 0, -1
+    for i in range(lauf_cards.shape[1]):
+        c = lauf_cards[k, i]
+        if c < 0:
+            break
+        s = 0
+        while not (hands[s] >> np.uint64(c)) & ONE:
+            s += 1
+        holder_side = (old >> s) & 1
+        if side >= 0 and holder_side != side:
+            break
+        side = holder_side
+        n += 1
+    return n * lauf_value[k] if n >= lauf_from[k] else 0.0
+
+
+@njit(cache=True, inline='always')
 def outcome_slot(winner, tier):
     """Index of (winner, tier) in a flat table of outcomes, nobody's row first."""
     return (winner - WIN_NOBODY) * N_PRICED_TIERS + tier
 
 
 @njit(cache=True, inline='always')
-def price(c_won, c_lost, c_mult, k, winner, tier, counted, tie_value, factor):
+def price(c_won, c_lost, c_mult, k, winner, tier, counted, tie_value, factor, added):
     """The value of contract k's outcome: its price by tier (a lone hand at the out price, a
-    tie without doubles at the ruleset's tie value if it has one: NaN if not), doubled per
-    counted double, times the multipliers that apply."""
+    tie without doubles at the ruleset's tie value if it has one: NaN if not) plus the added
+    parts (Laufende), doubled per counted double, times the multipliers that apply."""
     ti = TIER_OUT if tier == TIER_LONE else tier
     v = 0.0
     if winner == WIN_OLD:
         v = c_won[k, ti]
     elif winner == WIN_YOUNG:
         v = c_lost[k, ti]
+    if winner != WIN_NOBODY:
+        v += added
     if tier == TIER_TIE and counted == 0 and not np.isnan(tie_value):
         v = tie_value
     for _ in range(counted):

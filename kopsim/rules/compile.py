@@ -157,6 +157,22 @@ def _card_order_tables(r: Ruleset, index: dict[str, int]):
     return suit, suit_mask, beat_mask
 
 
+def _laufende_tables(r: Ruleset, contracts: list[str], index: dict) -> dict:
+    """c_lauf_cards [k, i] (the counted cards high to low, -1 padded), c_lauf_from [k] (0: no
+    Laufende), c_lauf_value [k]."""
+    K = len(contracts)
+    lauf = [r.contracts[n].laufende_cards(r.orders) for n in contracts]
+    cards = np.full((K, max([len(x) for x in lauf] + [1])), -1, np.int8)
+    start = np.zeros(K, np.int64)
+    value = np.zeros(K, np.float64)
+    for k, n in enumerate(contracts):
+        c = r.contracts[n]
+        if c.laufende is not None:
+            cards[k, :len(lauf[k])] = [index[x] for x in lauf[k]]
+            start[k], value[k] = c.laufende.from_, c.laufende.value
+    return {"c_lauf_cards": cards, "c_lauf_from": start, "c_lauf_value": value}
+
+
 def compile_rules(r: Ruleset) -> CompiledRules:
     cards = r.cards()
     index = {c: i for i, c in enumerate(cards)}
@@ -237,6 +253,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
         c_first_call_only=np.array([r.contracts[n].first_call_only for n in contracts], np.bool_),
         c_team=np.array([TEAM_CODES[r.contracts[n].team] for n in contracts], np.int8),
         c_team_cards=team_cards, c_team_mask=team_mask,
+        **_laufende_tables(r, contracts, index),
         c_instant=np.array([r.contracts[n].instant for n in contracts], np.bool_),
         c_all_tricks=np.array([r.contracts[n].goal == "all_tricks" for n in contracts], np.bool_),
         c_goal=np.array([GOAL_NAMES.index(r.contracts[n].goal) for n in contracts], np.int8),

@@ -276,7 +276,16 @@ def _contract_changes(a: Ruleset, b: Ruleset) -> list[Change]:
             for t in _price_changes(name, result, getattr(ca.payout, result),
                                     getattr(cb.payout, result)):
                 add(t)
+        if (ca.laufende, ca.laufende_cards(a.orders)) != (cb.laufende, cb.laufende_cards(b.orders)):
+            add(f"{name}: Laufende {_laufende(b, cb)} instead of {_laufende(a, ca)}")
     return out
+
+
+def _laufende(r: Ruleset, c: Contract) -> str:
+    if c.laufende is None:
+        return "none"
+    return (f"from {c.laufende.from_}, {number(c.laufende.value)} each, of "
+            + " ".join(pretty_card(x) for x in c.laufende_cards(r.orders)))
 
 
 # ----------------------------------------------------------------------------- auction & scoring

@@ -270,6 +270,16 @@ class Payout(_Model):
     lost: Optional[Price] = None  # value v when it loses; not needed by instant contracts
 
 
+class Laufende(_Model):
+    """Schafkopf's Laufende: the top trumps one side holds without a gap, counted from the top
+    (with or without the highest), add `value` each to the hand's value once there are at least
+    `from` of them."""
+
+    from_: _int_in(1, MAX_CARDS) = Field(alias="from")
+    value: Value
+    cards: list[str] = Field([], max_length=MAX_CARDS)  # high to low; default: the order's trumps
+
+
 class Contract(_Model):
     description: str = ""
     bid_rank: Optional[BidRank] = None  # biddable in the auction, higher rank beats lower
@@ -289,6 +299,13 @@ class Contract(_Model):
     max_doubles: Optional[DoubleCount] = None  # doubles allowed while it is in force
     declarer_may_double_first: bool = False
     payout: Payout
+    laufende: Optional[Laufende] = None  # an added value part, before doubling
+
+    def laufende_cards(self, orders: dict) -> list[str]:
+        """The cards Laufende are counted over, high to low."""
+        if self.laufende is None:
+            return []
+        return self.laufende.cards or (list(orders[self.order].trumps) if self.order else [])
 
 
 class Multiplier(_Model):

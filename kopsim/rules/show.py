@@ -243,6 +243,11 @@ def _payout_lines(r: Ruleset) -> list[str]:
         out.append(f"  {tie_name(r)}: the side of the last counted double loses; with none, the "
                    "old side"
                    f"{tv}")
+    for name, c in r.contracts.items():
+        if c.laufende is not None:
+            out.append(f"  {name}: Laufende from {c.laufende.from_} add {number(c.laufende.value)}"
+                       " each (top cards one side holds without a gap, of "
+                       + " ".join(pretty_card(x) for x in c.laufende_cards(r.orders)) + ")")
     for m in s.multipliers:
         which = ", ".join(m.contracts) if m.contracts else "every contract"
         applied = (f"applied only at {tie_name(r)}" if m.when == "tie"

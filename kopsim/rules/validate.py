@@ -103,6 +103,7 @@ def _check_contracts(r: Ruleset, cards: list[str], bad) -> None:
             ranks_seen[c.bid_rank] = cname
         _check_contract_play(r, cname, c, where, bad)
         _check_contract_team(r, c, where, cards, bad)
+        _check_laufende(r, c, where, cards, bad)
         _check_contract_doubles(r, c, where, bad)
     _check_bid_classes(r, bad)
 
@@ -140,6 +141,18 @@ def _check_contract_play(r: Ruleset, cname: str, c, where: str, bad) -> None:
                 f"no card order named {c.order!r} (orders: {', '.join(r.orders)})")
         if c.payout.lost is None:
             bad(f"{where}.payout.lost", "missing: a played contract can be lost")
+
+
+def _check_laufende(r: Ruleset, c, where: str, cards: list[str], bad) -> None:
+    if c.laufende is None:
+        return
+    _check_cards(f"{where}.laufende.cards", c.laufende.cards, cards, bad)
+    counted = c.laufende_cards(r.orders) if c.order in r.orders or c.laufende.cards else []
+    if len(set(counted)) != len(counted):
+        bad(f"{where}.laufende.cards", "a card is listed more than once")
+    if c.laufende.from_ > len(counted):
+        bad(f"{where}.laufende.from", f"{c.laufende.from_} Laufende cannot be held: "
+            f"{len(counted)} cards are counted")
 
 
 def _check_contract_team(r: Ruleset, c, where: str, cards: list[str], bad) -> None:
@@ -328,6 +341,8 @@ def max_hand_value(r: Ruleset, contract: str) -> float:
     tiers = ("out", "schneider", "schwarz")
     value = max(p.value(t) for p in prices for t in tiers)
     value = max(value, r.scoring.tie_value_without_double or 0)
+    if c.laufende is not None:
+        value += c.laufende.value * len(c.laufende_cards(r.orders))
     value *= r.doubling.factor ** r.max_doubles(contract)
     for m in r.scoring.multipliers:
         if m.contracts is None or contract in m.contracts:
