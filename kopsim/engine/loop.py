@@ -17,8 +17,9 @@ from .codes import (BOT_EV, BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK
                     TEAM_ALONE, TEAM_HOLDERS, TIER_INSTANT, TIER_OUT, WIN_OLD)
 from .draws import STREAM, draw, mix64
 from .jit import kernel_jit
-from .steps import (classify, count_doubles, deal, deal_given, eval_preds, form_teams,
-                    laufende_value, pay_out, play_to_trick, price, tie_winner)
+from .steps import (called_card, called_card_duties, classify, count_doubles, deal, deal_given,
+                    eval_preds, form_teams, laufende_value, pay_out, play_to_trick, price,
+                    tie_winner)
 
 
 class Lineup(NamedTuple):
@@ -325,7 +326,7 @@ def _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder):
 
 
 @kernel_jit(inline='always')
-def _play_tricks(t, lu, sc, out, h, leader, contract, bid, bidder):
+def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder):
     """Plays the tricks of hand h in contract's card order; each trick's points and the trick
     go to its winner (sc.points, sc.tricks)."""
     o = t.c_order[contract]
@@ -334,6 +335,10 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, bid, bidder):
     for s in range(4):
         sc.left[s] = sc.hands[s]
     trump = t.suit_mask[o, 0]
+    called = -1  # the called card, while its duties hold (until its suit is first led)
+    if t.c_run_away[contract] > 0:
+        called = called_card(t.c_team[contract], t.c_team_cards, contract, declarer, sc.hands)
+    called_suit = t.suit[o, called] if called >= 0 else -1
     for n in range(t.n_cards // 4):
         out.leaders[h, n] = leader
         led, w, wseat, pts = 0, 0, leader, 0.0
@@ -344,6 +349,10 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, bid, bidder):
             allowed = allowed_cards(sc.left[seat], i, t.suit_mask[o, led], trump,
                                     t.beat_mask[o, led, w], t.follow_suit, t.trump_when_void,
                                     t.must_beat)
+            if called >= 0:
+                allowed = called_card_duties(allowed, sc.left[seat], i, led == called_suit,
+                                             called, t.suit_mask[o, called_suit],
+                                             t.c_run_away[contract])
             card = _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder)
             sc.trick[i] = card
             sc.who_played[card] = seat
@@ -352,6 +361,8 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, bid, bidder):
             pts += t.card_points[card]
             led, w, wseat = play_to_trick(i, card, seat, t.suit[o, card],
                                           t.beat_mask[o, led, w], led, w, wseat)
+        if called >= 0 and led == called_suit:
+            called = -1  # the suit has been led: the duties end
         out.trick_winners[h, n] = wseat
         sc.points[wseat] += pts
         sc.tricks[wseat] += 1
@@ -422,7 +433,7 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
         if t.c_instant[contract]:  # won at once, at the out price, without doubles
             winner, tier, counted, v = WIN_OLD, TIER_INSTANT, 0, t.c_won[contract, TIER_OUT]
         else:
-            _play_tricks(t, lu, sc, out, h, forehand, contract, bid, bidder)
+            _play_tricks(t, lu, sc, out, h, forehand, contract, declarer, bid, bidder)
             winner, tier, counted, v = _score(t, sc, contract, old, nd)
         pay_out(sc.pay, v, winner, old, t.zero_sum, t.lone_once)
         out.contract[h], out.declarer[h], out.old[h] = contract, declarer, old

@@ -115,6 +115,31 @@ def legal_cards(play: Play, order: CardOrder, hand: list[str], trick: list[str])
     return allowed
 
 
+def called_card_duties(order: CardOrder, allowed: list[str], hand: list[str], trick: list[str],
+                       called: str, run_away: int) -> list[str]:
+    """The cards allowed to the holder of the called card before its suit has been led: he
+    plays it when its suit is led, never on another suit, and leads the suit only with it
+    unless he holds `run_away` cards of it. A duty never leaves him without a card."""
+    suit = order.suit[called]
+    if not trick:
+        if sum(order.suit[c] == suit for c in hand) >= run_away:
+            return allowed
+        keep = [c for c in allowed if order.suit[c] != suit or c == called]
+    elif order.suit[trick[0]] == suit:
+        keep = [c for c in allowed if c == called]
+    else:
+        keep = [c for c in allowed if c != called]
+    return keep or allowed
+
+
+def called_card_of(rules: Ruleset, deal: Deal, contract: str, declarer: int | None) -> str | None:
+    """The card that called the declarer's partner: the first team card he lacks."""
+    c = rules.contracts[contract]
+    if c.team != "called" or declarer is None:
+        return None
+    return next((card for card in c.team_cards if card not in deal.hands[declarer]), None)
+
+
 def old_side_of(rules: Ruleset, deal: Deal, contract: str, declarer: int | None) -> list[int]:
     """The old side of a contract on a deal: the holders of its team cards, the declarer and
     the holder of the first team card he lacks, or the declarer alone."""
@@ -386,7 +411,25 @@ class State:
 
     def legal_cards(self, seat: int) -> list[str]:
         hand = sorted(self.held[seat], key=self._deck_index.__getitem__)
-        return legal_cards(self.rules.play, self.order, hand, self.trick)
+        allowed = legal_cards(self.rules.play, self.order, hand, self.trick)
+        called = self._called_card_on_duty()
+        if called is None or called not in hand:
+            return allowed
+        duties = self.rules.contracts[self.contract].called_card_rules
+        return called_card_duties(self.order, allowed, hand, self.trick, called,
+                                  duties.run_away_with)
+
+    def _called_card_on_duty(self) -> str | None:
+        """The called card while its duties hold: until a trick has been led in its suit."""
+        c = self.rules.contracts[self.contract]
+        if c.called_card_rules is None:
+            return None
+        called = called_card_of(self.rules, self.deal, self.contract, self.declarer)
+        if called is None:
+            return None
+        suit = self.order.suit[called]
+        done = [t for t in self.tricks if t.winner is not None]
+        return None if any(self.order.suit[t.cards[0]] == suit for t in done) else called
 
     def _apply_card(self, card: str) -> None:
         seat = self.turn

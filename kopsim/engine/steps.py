@@ -139,6 +139,39 @@ def form_teams(team, team_mask, team_cards, k, declarer, hands):
 
 
 @njit(cache=True, inline='always')
+def called_card(team, team_cards, k, declarer, hands):
+    """The card that called the declarer's partner (the first team card he lacks), or -1."""
+    if team != TEAM_CALLED or declarer < 0:
+        return -1
+    for i in range(team_cards.shape[1]):
+        c = team_cards[k, i]
+        if c < 0:
+            return -1
+        if not (hands[declarer] >> np.uint64(c)) & ONE:
+            return c
+    return -1
+
+
+@njit(cache=True, inline='always')
+def called_card_duties(allowed, hand, pos, led_called, called, called_suit_mask, run_away):
+    """The cards allowed to the holder of the called card before its suit has been led: he
+    plays it when its suit is led (led_called), never on another suit, and leads the suit only
+    with it unless he holds run_away cards of it. A duty never leaves him without a card."""
+    bit = ONE << np.uint64(called)
+    if called < 0 or not hand & bit:
+        return allowed
+    if pos == 0:
+        if popcount(hand & called_suit_mask) >= run_away:
+            return allowed
+        keep = allowed & ~(called_suit_mask & ~bit)
+    elif led_called:
+        keep = allowed & bit
+    else:
+        keep = allowed & ~bit
+    return keep if keep else allowed
+
+
+@njit(cache=True, inline='always')
 def play_to_trick(pos, card, seat, card_suit, beat_w, led, w, wseat):
     """The trick after seat plays card at position pos: (suit led, winning card, its seat).
     The first card leads; a later one takes the trick if it beats the winning card (beat_w:

@@ -47,6 +47,7 @@ class RuleTables(NamedTuple):
     c_won_tiered: np.ndarray
     c_lost_tiered: np.ndarray
     c_mult: np.ndarray  # [k, MULT_*]
+    c_run_away: np.ndarray  # [k] called-card duties: the suit count to run away with; 0: none
     c_lauf_cards: np.ndarray  # [k, i] the cards Laufende are counted over, high to low, -1 padded
     c_lauf_from: np.ndarray  # [k] the fewest Laufende that count, 0 if the contract has none
     c_lauf_value: np.ndarray  # [k] the value each Laufender adds

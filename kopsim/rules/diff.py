@@ -276,6 +276,10 @@ def _contract_changes(a: Ruleset, b: Ruleset) -> list[Change]:
             for t in _price_changes(name, result, getattr(ca.payout, result),
                                     getattr(cb.payout, result)):
                 add(t)
+        if ca.called_card_rules != cb.called_card_rules:
+            duty = lambda c: ("none" if c.called_card_rules is None else  # noqa: E731
+                              f"running away with {c.called_card_rules.run_away_with}")
+            add(f"{name}: called-card duties {duty(cb)} instead of {duty(ca)}")
         if (ca.laufende, ca.laufende_cards(a.orders)) != (cb.laufende, cb.laufende_cards(b.orders)):
             add(f"{name}: Laufende {_laufende(b, cb)} instead of {_laufende(a, ca)}")
     return out

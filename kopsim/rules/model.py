@@ -280,6 +280,14 @@ class Laufende(_Model):
     cards: list[str] = Field([], max_length=MAX_CARDS)  # high to low; default: the order's trumps
 
 
+class CalledCardRules(_Model):
+    """Schafkopf's duties around the called ace (Rufsau), until its suit is first led: its
+    holder must play it when the suit is led, may not throw it on another suit, and may lead
+    the suit only with it, unless he holds `run_away_with` or more of the suit."""
+
+    run_away_with: _int_in(1, MAX_CARDS) = 4
+
+
 class Contract(_Model):
     description: str = ""
     bid_rank: Optional[BidRank] = None  # biddable in the auction, higher rank beats lower
@@ -300,6 +308,7 @@ class Contract(_Model):
     declarer_may_double_first: bool = False
     payout: Payout
     laufende: Optional[Laufende] = None  # an added value part, before doubling
+    called_card_rules: Optional[CalledCardRules] = None  # team = "called" only
 
     def laufende_cards(self, orders: dict) -> list[str]:
         """The cards Laufende are counted over, high to low."""

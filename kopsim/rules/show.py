@@ -244,6 +244,10 @@ def _payout_lines(r: Ruleset) -> list[str]:
                    "old side"
                    f"{tv}")
     for name, c in r.contracts.items():
+        if c.called_card_rules is not None:
+            out.append(f"  {name}: the called card's holder plays it when its suit is led, never "
+                       "on another suit, and leads the suit only with it (unless he holds "
+                       f"{c.called_card_rules.run_away_with} of it), until the suit is first led")
         if c.laufende is not None:
             out.append(f"  {name}: Laufende from {c.laufende.from_} add {number(c.laufende.value)}"
                        " each (top cards one side holds without a gap, of "

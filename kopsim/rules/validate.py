@@ -104,6 +104,7 @@ def _check_contracts(r: Ruleset, cards: list[str], bad) -> None:
         _check_contract_play(r, cname, c, where, bad)
         _check_contract_team(r, c, where, cards, bad)
         _check_laufende(r, c, where, cards, bad)
+        _check_called_card_rules(r, c, where, bad)
         _check_contract_doubles(r, c, where, bad)
     _check_bid_classes(r, bad)
 
@@ -141,6 +142,20 @@ def _check_contract_play(r: Ruleset, cname: str, c, where: str, bad) -> None:
                 f"no card order named {c.order!r} (orders: {', '.join(r.orders)})")
         if c.payout.lost is None:
             bad(f"{where}.payout.lost", "missing: a played contract can be lost")
+
+
+def _check_called_card_rules(r: Ruleset, c, where: str, bad) -> None:
+    if c.called_card_rules is None:
+        return
+    if c.team != "called":
+        bad(f"{where}.called_card_rules", "duties around a called card need team = \"called\"")
+        return
+    order = r.orders.get(c.order) if c.order else None
+    if order is not None:
+        for i, card in enumerate(c.team_cards):
+            if card in order.trumps:
+                bad(f"{where}.team_cards[{i}]", f"{card!r} is a trump in order {c.order!r}: the "
+                    "called card's duties concern a plain suit")
 
 
 def _check_laufende(r: Ruleset, c, where: str, cards: list[str], bad) -> None:
