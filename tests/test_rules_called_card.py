@@ -128,3 +128,18 @@ def test_the_kernel_keeps_the_same_duties():
             for c in t["cards"]:
                 assert c in st.legal_actions(), (i, c, st.legal_actions())
                 st.apply_action(c)
+
+
+def test_only_the_opponents_may_say_the_first_double():
+    r = ruleset_from_dict({**rules().model_dump(by_alias=True, exclude_none=True),
+                           "doubling": {"names": ["kontra", "re"]}})
+    st = State(r, make_deal(3, HANDS))
+    st.apply_action("ace call")  # seat 0 calls A♣: seat 1 is his partner
+    assert "kontra" in st.legal_actions()  # seat 1 may, without the rule
+    data = r.model_dump(by_alias=True, exclude_none=True)
+    data["contracts"]["ace call"]["first_double_young_only"] = True
+    st = State(ruleset_from_dict(data), make_deal(3, HANDS))
+    st.apply_action("ace call")
+    assert st.current_player() == 1 and "kontra" not in st.legal_actions()
+    st.apply_action("pass")
+    assert "kontra" in st.legal_actions()  # seat 2, an opponent

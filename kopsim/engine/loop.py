@@ -176,9 +176,13 @@ def _may_double(t, sc, seat, k, decl, nd, cap):
     decl (the bid in force, or the contract played if nobody bids)?"""
     if nd >= cap:
         return False
+    sides_known = decl >= 0 or t.c_team[k] == TEAM_HOLDERS
     if nd == 0:
+        if t.c_first_double_young[k] and sides_known:
+            old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, decl, sc.hands)
+            return not (old >> seat) & 1
         return seat != decl or t.c_decl_double_first[k]
-    if t.forbid_own_double and (decl >= 0 or t.c_team[k] == TEAM_HOLDERS):
+    if t.forbid_own_double and sides_known:
         old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, decl, sc.hands)
         return ((old >> seat) & 1) != ((old >> sc.double_seats[nd - 1]) & 1)
     return True

@@ -292,10 +292,13 @@ class State:
             contract, declarer = self.bid, self.bidder
         if len(self.double_seats) >= cap:
             return False
+        c = r.contracts[contract]
+        sides_known = declarer is not None or c.team == "holders"
         if not self.double_seats:
-            return seat != declarer or r.contracts[contract].declarer_may_double_first
-        if r.doubling.own_side == "forbidden" and (declarer is not None
-                                                    or r.contracts[contract].team == "holders"):
+            if c.first_double_young_only and sides_known:
+                return seat not in old_side_of(r, self.deal, contract, declarer)
+            return seat != declarer or c.declarer_may_double_first
+        if r.doubling.own_side == "forbidden" and sides_known:
             old = old_side_of(r, self.deal, contract, declarer)
             return (seat in old) != (self.double_seats[-1] in old)
         return True

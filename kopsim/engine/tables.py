@@ -41,6 +41,7 @@ class RuleTables(NamedTuple):
     c_order: np.ndarray
     c_max_doubles: np.ndarray
     c_decl_double_first: np.ndarray
+    c_first_double_young: np.ndarray  # [k] only the young side may say the first double
     c_has_pred: np.ndarray
     c_won: np.ndarray  # [k, tier] price when the old side wins (tiers out..tie; lone unused)
     c_lost: np.ndarray

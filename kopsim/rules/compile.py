@@ -254,6 +254,8 @@ def compile_rules(r: Ruleset) -> CompiledRules:
         c_team=np.array([TEAM_CODES[r.contracts[n].team] for n in contracts], np.int8),
         c_team_cards=team_cards, c_team_mask=team_mask,
         **_laufende_tables(r, contracts, index),
+        c_first_double_young=np.array([bool(r.contracts[n].first_double_young_only)
+                                       for n in contracts], np.bool_),
         c_run_away=np.array([0 if r.contracts[n].called_card_rules is None
                              else r.contracts[n].called_card_rules.run_away_with
                              for n in contracts], np.int64),

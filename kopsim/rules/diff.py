@@ -269,6 +269,10 @@ def _contract_changes(a: Ruleset, b: Ruleset) -> list[Change]:
             n = b.max_doubles(name)
             add(f"{name}: at most {n} double{'' if n == 1 else 's'} instead of "
                 f"{a.max_doubles(name)}")
+        if bool(ca.first_double_young_only) != bool(cb.first_double_young_only):
+            add(f"{name}: only the young side may give the first double"
+                if cb.first_double_young_only else
+                f"{name}: the old side may give the first double too")
         if ca.declarer_may_double_first != cb.declarer_may_double_first:
             add(f"{name}: the declarer may give the first double" if cb.declarer_may_double_first
                 else f"{name}: the declarer may no longer give the first double")

@@ -306,6 +306,9 @@ class Contract(_Model):
     order: Optional[str] = None
     max_doubles: Optional[DoubleCount] = None  # doubles allowed while it is in force
     declarer_may_double_first: bool = False
+    # only the young side may say the first double (Schafkopf: "only opponents may Kontra"),
+    # the sides as the contract forms them on the deal (a called partner is the declarer's)
+    first_double_young_only: Optional[bool] = None
     payout: Payout
     laufende: Optional[Laufende] = None  # an added value part, before doubling
     called_card_rules: Optional[CalledCardRules] = None  # team = "called" only

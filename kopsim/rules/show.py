@@ -70,6 +70,9 @@ def _first_double(r: Ruleset) -> str:
             "from the player the no-bid contract makes declarer, e.g. a would-be cicha)")
     if excepted:
         text += f", except in {', '.join(excepted)}, whose declarer may double first"
+    young = [n for n, c in r.contracts.items() if c.first_double_young_only]
+    if young:
+        text += f"; in {', '.join(young)} only the young side may say the first double"
     if not r.doubling.without_bid:
         text += "; no doubles while no bid is in force"
     return text
