@@ -157,6 +157,15 @@ def _card_order_tables(r: Ruleset, index: dict[str, int]):
     return suit, suit_mask, beat_mask
 
 
+def _schafkopf_tables(r: Ruleset, contracts: list[str]) -> dict:
+    """c_first_double_young [k] and c_run_away [k] (0: no called-card duties)."""
+    cs = [r.contracts[n] for n in contracts]
+    return {"c_first_double_young": np.array([bool(c.first_double_young_only) for c in cs],
+                                             np.bool_),
+            "c_run_away": np.array([0 if c.called_card_rules is None
+                                    else c.called_card_rules.run_away_with for c in cs], np.int64)}
+
+
 def _laufende_tables(r: Ruleset, contracts: list[str], index: dict) -> dict:
     """c_lauf_cards [k, i] (the counted cards high to low, -1 padded), c_lauf_from [k] (0: no
     Laufende), c_lauf_value [k]."""
@@ -254,11 +263,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
         c_team=np.array([TEAM_CODES[r.contracts[n].team] for n in contracts], np.int8),
         c_team_cards=team_cards, c_team_mask=team_mask,
         **_laufende_tables(r, contracts, index),
-        c_first_double_young=np.array([bool(r.contracts[n].first_double_young_only)
-                                       for n in contracts], np.bool_),
-        c_run_away=np.array([0 if r.contracts[n].called_card_rules is None
-                             else r.contracts[n].called_card_rules.run_away_with
-                             for n in contracts], np.int64),
+        **_schafkopf_tables(r, contracts),
         c_instant=np.array([r.contracts[n].instant for n in contracts], np.bool_),
         c_all_tricks=np.array([r.contracts[n].goal == "all_tricks" for n in contracts], np.bool_),
         c_goal=np.array([GOAL_NAMES.index(r.contracts[n].goal) for n in contracts], np.int8),
