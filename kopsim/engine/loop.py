@@ -310,8 +310,41 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
             if passes >= (t.end_after_passes if any_call else t.end_after_passes_without_call):
                 break
             turn = (turn + 1) % 4
+    if t.doubles_after_single and bid >= 0:
+        nd, ncalls = _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken)
     out.ncalls[h] = ncalls
     return bid, bidder, nd
+
+
+@kernel_jit(inline='always')
+def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken):
+    """The doubling round after a single declaration round: from forehand each seat passes or
+    says the next double, until end_after_passes passes follow a double, or four passes none.
+    Returns (doubles said, calls so far)."""
+    K = t.c_team.shape[0]
+    nd, passes, doubled, turn = 0, 0, False, forehand
+    while True:
+        sc.calls[0] = CALL_PASS
+        m = 1
+        if _may_double(t, sc, turn, bid, bidder, nd, t.c_max_doubles[bid]):
+            sc.calls[1] = CALL_BID + K + nd
+            m = 2
+        if t.r_forbid.shape[0] > 0:
+            m = _restrict_calls(t, sc, m, turn, ((spoken >> turn) & 1) == 0, bid, 0)
+        j = _choose_call(t, lu, sc, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder, nd)
+        call = sc.calls[j]
+        _record_call(lu, sc, out, h, ncalls, turn, call, m)
+        ncalls += 1
+        spoken |= 1 << turn
+        if call == CALL_PASS:
+            passes += 1
+        else:
+            sc.double_seats[nd] = turn
+            nd += 1
+            passes, doubled = 0, True
+        if passes >= (t.end_after_passes if doubled else 4):
+            return nd, ncalls
+        turn = (turn + 1) % 4
 
 
 @kernel_jit(inline='always')

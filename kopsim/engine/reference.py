@@ -195,6 +195,7 @@ class State:
     double_seats: list[int] = field(default_factory=list)  # doubles since the last bid
     passes: int = 0
     any_call: bool = False
+    doubling_round: bool = False  # single style: the round of doubles after the declarations
     spoken: set[int] = field(default_factory=set)
     asked: set[int] = field(default_factory=set)
     turn: int | None = None
@@ -339,6 +340,10 @@ class State:
         r = self.rules
         a = r.auction
         first = seat not in self.spoken
+        if a.style == "single" and self.doubling_round:
+            calls = [PASS] + ([r.doubling.names[len(self.double_seats)]]
+                              if self._may_double(seat) else [])
+            return self._restricted(seat, calls)
         if a.style == "single":
             return self._restricted(seat, [PASS] + self._bids_open_to(seat))
         forehand_opening = a.style == "ask" and seat == self.forehand and first
@@ -376,10 +381,21 @@ class State:
             else:
                 self.double_seats.append(seat)
         self.spoken.add(seat)
-        if r.auction.style == "single":
+        if r.auction.style == "single" and not self.doubling_round:
             self.turn = self._next_single_speaker(seat, first=False)
-            if self.turn is None:
+            if self.turn is None and r.auction.doubles_after_single_round \
+                    and r.doubling.names and self.bid is not None:
+                self.doubling_round, self.passes, self.any_call = True, 0, False
+                self.turn = self.forehand  # the doubling round: passes count afresh
+            elif self.turn is None:
                 self._end_auction()
+            return
+        if self.doubling_round:
+            needed = r.auction.end_after_passes if self.double_seats else 4
+            if self.passes >= needed:
+                self._end_auction()
+            else:
+                self.turn = (seat + 1) % 4
             return
         needed = (r.auction.end_after_passes if self.any_call
                   else r.auction.end_after_passes_without_call)

@@ -59,6 +59,7 @@ class RuleTables(NamedTuple):
     end_after_passes_without_call: int
     cap_without_bid: int
     n_chain: int  # names in the doubling chain
+    doubles_after_single: bool  # a doubling round follows a single declaration round
     forbid_own_double: bool  # a side may not double its own side's double
     max_calls: int
     no_bid: np.ndarray

@@ -327,6 +327,9 @@ def _auction_changes(a: Ruleset, b: Ruleset) -> list[Change]:
               "single": "single call per seat"}
     if x.style != y.style:
         add(f"style {styles[y.style]} instead of {styles[x.style]}")
+    if bool(x.doubles_after_single_round) != bool(y.doubles_after_single_round):
+        add("a doubling round follows the declarations" if y.doubles_after_single_round
+            else "no doubling round after the declarations")
     if y.style == "ask" and x.style == "ask" and x.ask_call != y.ask_call:
         add(f"the ask call is named {y.ask_call!r} instead of {x.ask_call!r}")
     if x.end_after_passes != y.end_after_passes:

@@ -216,6 +216,10 @@ class Auction(_Model):
     no_bid: list[str]  # contracts tried in order when nobody bids (first whose `eligible` holds)
     dealt: list[str] = []  # contracts that win from the deal itself, before any auction
     restrictions: list[Restriction] = Field([], max_length=MAX_RESTRICTIONS)
+    # single: once the declarations are made, a doubling round on the bid in force (Schafkopf's
+    # Kontra and Re): from forehand each seat passes or says the next double, until
+    # end_after_passes passes follow a double, or four passes none
+    doubles_after_single_round: Optional[bool] = None
 
 
 class Doubling(_Model):

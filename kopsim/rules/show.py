@@ -168,6 +168,9 @@ def _auction_lines(r: Ruleset) -> list[str]:
     if a.style != "single":
         out.append(f"  ends after {a.end_after_passes} passes in a row after a call, "
                    f"{a.end_after_passes_without_call} if nobody called")
+    elif a.doubles_after_single_round:
+        out.append("  then a doubling round on the bid in force, from forehand: pass or the next "
+                   f"double, until {a.end_after_passes} passes follow a double or four none")
     out.append(f"  nobody bid: first of {', '.join(a.no_bid)} that applies")
     if a.dealt:
         out.append(f"  dealt contracts (no auction): {', '.join(a.dealt)}")

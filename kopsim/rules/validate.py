@@ -215,8 +215,12 @@ def _check_auction(r: Ruleset, cards: list[str], bad) -> None:
             "no `eligible` condition")
     _check_dealt_and_unbid(r, bad)
     _check_restrictions(r, cards, bad)
-    if a.style == "single" and r.doubling.names:
-        bad("auction.style", "a single-call auction has no doubling: leave doubling.names empty")
+    if a.style == "single" and r.doubling.names and not a.doubles_after_single_round:
+        bad("auction.style", "a single-call auction has no doubling: leave doubling.names empty, "
+            "or let a doubling round follow it (auction.doubles_after_single_round = true)")
+    if a.doubles_after_single_round and a.style != "single":
+        bad("auction.doubles_after_single_round", "a doubling round follows a single "
+            "declaration round: it needs style = \"single\" (the other styles double as they go)")
 
 
 def _check_dealt_and_unbid(r: Ruleset, bad) -> None:
