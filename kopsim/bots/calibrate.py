@@ -35,7 +35,7 @@ from ..rules.cache import table as rules_table
 from .ev import BUCKETS, UNKNOWN, EvParams, call_order, hand_key, key_space, n_contexts
 from .heuristic import heuristic_tables, strength
 
-VERSION = 2  # of the calibration method: a new one invalidates every cached table
+VERSION = 3  # of the calibration method: a new one invalidates every cached table
 CHUNK = 20_000  # deals per piece of work: fixed, so that jobs do not change the result
 SETTLED = 0.005
 DECAY = 0.5
