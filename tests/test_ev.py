@@ -127,3 +127,19 @@ def test_ev_beats_the_heuristic(ruleset):
     rules = load_ruleset(ruleset)
     res = duel(rules, bot_spec({"name": "ev", **SMALL}), bot_spec("heuristic"), 20_000, seed=5)
     assert res.ci_low > 0, res.text()
+
+
+def test_every_round_samples_pool_at_full_weight():
+    """The table after two rounds is the estimate from both rounds' samples summed: earlier
+    rounds are not forgotten (forgetting them kept the policy changing on noise)."""
+    from kopsim.bots import calibrate as C
+    from kopsim.bots.calibrate_play import explore_round
+    cr = compile_rules(load_ruleset("kop"))
+    params = EvParams(deals=2000, rounds=2, seed=7)
+    st = C._Setting(cr, params)
+    first = C.estimate(st, st.empty(), st.empty())
+    s0, n0 = explore_round(st, st.table(first), 0, 1)
+    s1, n1 = explore_round(st, st.table(C.estimate(st, s0, n0)), 1, 1)
+    pooled = C.estimate(st, s0 + s1, n0 + n1)
+    assert np.array_equal(C.calibrate(cr, params).values, pooled)
+    assert not np.array_equal(pooled, C.estimate(st, s1, n1))
