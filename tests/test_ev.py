@@ -17,7 +17,9 @@ from kopsim.rules.compile import compile_rules
 from kopsim.rules.load import load_ruleset
 
 OWN_RULESETS = Path(__file__).resolve().parent.parent / "experiments" / "rulesets"
-SMALL = {"deals": 8000, "rounds": 3}  # a quick calibration: enough to show the response
+# a quick calibration: enough to show the response; with two deals of each (hand, position) a
+# round, a hand's own samples weigh as much as its strength bucket's after a round (shrink 2)
+SMALL = {"deals": 5000, "rounds": 3, "shrink": 2}
 # the contract whose price each case changes: a lone contract of each bundled ruleset
 # (kop-catsatcards, winners-only, responds because calls are valued against the table's mean)
 CASES = [("kop", "zolo"), ("baska", "gran"), ("kop-sportowy", "zolo"),
@@ -59,6 +61,12 @@ def _ci_of_difference(a, b):
     return d - half, d + half
 
 
+def _far_more(share: float, plain: float) -> bool:
+    """Half as often again as plain; or, where plain is over a half (kop-catsatcards' zolo) and
+    that is out of reach, the deals not played as it at least halved."""
+    return share > min(1.5 * plain, (1 + plain) / 2)
+
+
 @pytest.mark.parametrize("base,contract", CASES)
 def test_a_contract_is_bid_as_its_price_says(tmp_path, base, contract):
     plain = _share(load_ruleset(base), contract)
@@ -67,7 +75,7 @@ def test_a_contract_is_bid_as_its_price_says(tmp_path, base, contract):
     free = _share(_variant(tmp_path, base, contract, 1, 0), contract)
     assert _ci_of_difference(richer, plain)[0] > 0, (richer, plain)
     assert _ci_of_difference(plain, poorer)[0] > 0, (plain, poorer)
-    assert _ci_of_difference(free, plain)[0] > 0 and free[0] > 1.5 * plain[0], (free, plain)
+    assert _ci_of_difference(free, plain)[0] > 0 and _far_more(free[0], plain[0]), (free, plain)
 
 
 def test_every_contract_worth_playing_is_played():
@@ -80,15 +88,16 @@ def test_every_contract_worth_playing_is_played():
             assert share > 0, (name, contract)
 
 
-def test_calibration_is_the_same_whatever_the_number_of_jobs():
+def test_calibration_is_the_same_whatever_the_number_of_jobs(monkeypatch):
     from kopsim.bots import calibrate as C
+    monkeypatch.setattr(C, "CHUNK", 2000)  # 7,280 deals a round in four chunks
     cr = compile_rules(load_ruleset("kop"))
-    params = EvParams(deals=25_000, rounds=1, seed=3)  # two chunks of deals
+    params = EvParams(deals=5000, rounds=2, seed=3)
     one = C.calibrate(cr, params, jobs=1)
     two = C.calibrate(cr, params, jobs=2)
     assert one.sha256 == two.sha256
     assert np.array_equal(one.values, two.values)
-    other_seed = C.calibrate(cr, EvParams(deals=25_000, rounds=1, seed=4), jobs=1)
+    other_seed = C.calibrate(cr, EvParams(deals=5000, rounds=2, seed=4), jobs=1)
     assert other_seed.sha256 != one.sha256
 
 
@@ -113,7 +122,7 @@ def test_a_damaged_cached_table_is_recomputed_not_used(monkeypatch, tmp_path):
 
 def test_the_table_depends_on_the_prices_not_only_on_the_cards(tmp_path):
     rules = load_ruleset("kop")
-    richer = _variant(tmp_path, "kop", "zolo", 3, 0.4)
+    richer = _variant(tmp_path, "kop", "zolo", 2, 0.5)  # the rule-response test's: shared
     a = calibrated(compile_rules(rules), EvParams(**SMALL))
     b = calibrated(compile_rules(richer), EvParams(**SMALL))
     assert a.key != b.key and a.sha256 != b.sha256

@@ -150,8 +150,10 @@ class _Setting:
         return np.zeros((self.n_keys, 4, self.n_ctx, self.n_codes), np.float64)
 
     def table(self, values: np.ndarray, summary: dict | None = None, key: str = "") -> EvTable:
+        """The table of these values; without a key, a working table of a round, played but
+        never stored, so left without the checksum (which costs as much as a round's play)."""
         values = np.ascontiguousarray(values, np.float64)
-        sha = hashlib.sha256(values.tobytes()).hexdigest()
+        sha = hashlib.sha256(values.data).hexdigest() if key else ""
         return EvTable(values, self.binom, self.edges, key, sha, summary or {})
 
 
