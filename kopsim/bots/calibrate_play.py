@@ -133,13 +133,13 @@ def explore_chunk(st, table, seed: int, r: int, start: int, count: int):
 
 
 def _payoffs(play: _Studied, tried, code):
-    """The payout to the calling seat when its call is `code`: the base play's where it chose
-    that call, else a replay of the deal with the call forced."""
+    """What the calling seat gains over the table when its call is `code` (`_gain`): from the
+    base play where it chose that call, else from a replay of the deal with the call forced."""
     payoff = np.empty(len(tried))
     seat = play.seat[tried]
     same = play.chosen[tried] == code
     h = play.hands[tried]
-    payoff[same] = play.base.payouts[h[same], seat[same]]
+    payoff[same] = _gain(play.base.payouts[h[same]], seat[same])
     other = np.flatnonzero(~same)
     if len(other):
         ho = h[other]
@@ -147,8 +147,16 @@ def _payoffs(play: _Studied, tried, code):
         given = None if play.given is None else play.given[ho]
         replay = play_batch(play.cr, play.seeds[ho], play.dealers[ho], bots=play.bots,
                             explore=explore, ev_table=play.table, given=given)
-        payoff[other] = replay.payouts[np.arange(len(other)), seat[other]]
+        payoff[other] = _gain(replay.payouts, seat[other])
     return payoff
+
+
+def _gain(payouts, seat):
+    """Each hand's payout to `seat` less the mean payout of the four seats. Under zero-sum
+    scoring that mean is 0 and this is the payout itself; under winners-only scoring, where a
+    loser pays nothing, it is what a call is worth against the others: a seat valuing only its
+    own payout would find every bid and double free to lose."""
+    return payouts[np.arange(len(seat)), seat] - payouts.mean(axis=1)
 
 
 def _bid_before(calls, call_seat, step, K):

@@ -1,10 +1,11 @@
 """ev: every call chosen by its expected payout under the ruleset being played.
 
 The bot holds a table of values, learnt by self-play in the batch kernel (`kopsim.bots.calibrate`):
-``values[key, position, context, call]`` is the mean payout to the seat that makes `call` with a
+``values[key, position, context, call]`` is the mean gain of the seat that makes `call` with a
 hand of `key`, in `position` (0 forehand .. 3 dealer), when the auction has reached `context`
 (which contract is in force, if any, and whether this seat bid it), everyone playing on as the
-bot does. At each call it makes the legal call of highest value. Its cards are the heuristic's,
+bot does. A gain is the seat's payout less the four seats' mean payout: the payout itself under
+zero-sum scoring, and under winners-only scoring what the call wins against the others. At each call it makes the legal call of highest value. Its cards are the heuristic's,
 played in the contract's order with the partnerships inferred as the heuristic infers them.
 
 The key of a hand: for small decks (at most `EXACT_KEYS` possible hands, e.g. the 1,820 four-card

@@ -76,5 +76,7 @@ def ev_tables(cr, bots: list, bot_params: np.ndarray, given=None):
     if not tables:
         return (np.zeros((0, 1, 1, 1, 1), np.float64), np.zeros((1, 1), np.int64),
                 np.zeros((1, 0), np.float64))
+    if len(tables) == 1:  # a view, not a copy: calibration plays a table of 10-100 MB often
+        return tables[0].values[None], tables[0].binom, tables[0].edges
     values = np.ascontiguousarray(np.stack([t.values for t in tables]))
     return values, tables[0].binom, tables[0].edges
