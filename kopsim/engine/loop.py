@@ -301,7 +301,9 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
             if call == CALL_ASK:
                 asked |= 1 << turn
             elif call < CALL_BID + K:
-                bid, bidder, nd = call - CALL_BID, turn, 0
+                k = call - CALL_BID
+                keep = bid >= 0 and t.c_add_on_to[k] == bid and bidder == turn
+                bid, bidder, nd = k, turn, (nd if keep else 0)  # an add-on keeps the doubles
             else:
                 sc.double_seats[nd] = turn
                 nd += 1

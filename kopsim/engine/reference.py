@@ -376,8 +376,11 @@ class State:
             if call == r.auction.ask_call and call not in r.contracts:
                 self.asked.add(seat)
             elif call in r.contracts:
+                add_on = (self.bid is not None and self.bidder == seat
+                          and r.contracts[call].add_on_to == self.bid)
                 self.bid, self.bidder = call, seat
-                self.double_seats = []
+                if not add_on:  # an add-on to one's own bid keeps the doubles said on it
+                    self.double_seats = []
             else:
                 self.double_seats.append(seat)
         self.spoken.add(seat)

@@ -158,9 +158,11 @@ def _card_order_tables(r: Ruleset, index: dict[str, int]):
 
 
 def _schafkopf_tables(r: Ruleset, contracts: list[str]) -> dict:
-    """c_first_double_young [k] and c_run_away [k] (0: no called-card duties)."""
+    """c_first_double_young [k], c_run_away [k] (0: no called-card duties) and c_add_on_to [k]
+    (-1: not an add-on)."""
     cs = [r.contracts[n] for n in contracts]
-    return {"c_first_double_young": np.array([bool(c.first_double_young_only) for c in cs],
+    return {"c_add_on_to": np.array([-1 if c.add_on_to is None else contracts.index(c.add_on_to)
+                                     for c in cs], np.int64),"c_first_double_young": np.array([bool(c.first_double_young_only) for c in cs],
                                              np.bool_),
             "c_run_away": np.array([0 if c.called_card_rules is None
                                     else c.called_card_rules.run_away_with for c in cs], np.int64)}

@@ -269,6 +269,9 @@ def _contract_changes(a: Ruleset, b: Ruleset) -> list[Change]:
             n = b.max_doubles(name)
             add(f"{name}: at most {n} double{'' if n == 1 else 's'} instead of "
                 f"{a.max_doubles(name)}")
+        if ca.add_on_to != cb.add_on_to:
+            add(f"{name}: an add-on to {cb.add_on_to} (its bidder keeps the doubles)"
+                if cb.add_on_to else f"{name}: no longer an add-on")
         if bool(ca.first_double_young_only) != bool(cb.first_double_young_only):
             add(f"{name}: only the young side may give the first double"
                 if cb.first_double_young_only else

@@ -313,6 +313,10 @@ class Contract(_Model):
     # only the young side may say the first double (Schafkopf: "only opponents may Kontra"),
     # the sides as the contract forms them on the deal (a called partner is the declarer's)
     first_double_young_only: Optional[bool] = None
+    # an add-on to another contract (Baśka's "du" on zolo or gran): its bidder, while that
+    # contract is his bid in force, may say this one and keep the doubles already said; anyone
+    # else's bid of it cancels them, as any higher bid does
+    add_on_to: Optional[str] = None
     payout: Payout
     laufende: Optional[Laufende] = None  # an added value part, before doubling
     called_card_rules: Optional[CalledCardRules] = None  # team = "called" only

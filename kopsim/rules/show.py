@@ -250,6 +250,9 @@ def _payout_lines(r: Ruleset) -> list[str]:
                    "old side"
                    f"{tv}")
     for name, c in r.contracts.items():
+        if c.add_on_to is not None:
+            out.append(f"  {name}: an add-on to {c.add_on_to}: its bidder may add it and keep "
+                       "the doubles said")
         if c.called_card_rules is not None:
             out.append(f"  {name}: the called card's holder plays it when its suit is led, never "
                        "on another suit, and leads the suit only with it (unless he holds "

@@ -105,6 +105,7 @@ def _check_contracts(r: Ruleset, cards: list[str], bad) -> None:
         _check_contract_team(r, c, where, cards, bad)
         _check_laufende(r, c, where, cards, bad)
         _check_called_card_rules(r, c, where, bad)
+        _check_add_on(r, c, where, bad)
         _check_contract_doubles(r, c, where, bad)
     _check_bid_classes(r, bad)
 
@@ -142,6 +143,18 @@ def _check_contract_play(r: Ruleset, cname: str, c, where: str, bad) -> None:
                 f"no card order named {c.order!r} (orders: {', '.join(r.orders)})")
         if c.payout.lost is None:
             bad(f"{where}.payout.lost", "missing: a played contract can be lost")
+
+
+def _check_add_on(r: Ruleset, c, where: str, bad) -> None:
+    if c.add_on_to is None:
+        return
+    base = r.contracts.get(c.add_on_to)
+    if base is None:
+        bad(f"{where}.add_on_to", f"no contract named {c.add_on_to!r}")
+    elif c.bid_rank is None or base.bid_rank is None or r.bid_level(c.add_on_to) >= (
+            c.bid_class if c.bid_class is not None else c.bid_rank):
+        bad(f"{where}.add_on_to", f"an add-on is a bid above the bid {c.add_on_to!r} it adds "
+            "on to: both need bid_rank, the add-on the higher")
 
 
 def _check_called_card_rules(r: Ruleset, c, where: str, bad) -> None:
