@@ -101,4 +101,48 @@ def test_sie_wins_at_once_and_a_thrown_in_hand_pays_nothing():
     out = score(RULES, "sie", [0], [], [0] * 4, [0] * 4, hands)
     assert out.winner == "old" and out.payouts == (1560, -520, -520, -520)
     out = score(RULES, "thrown in", [1], [], [0] * 4, [0] * 4, hands)
-    assert out.payouts == (0, 0, 0, 0)
+    assert (out.winner, out.tier, out.payouts) == (None, "thrown_in", (0, 0, 0, 0))
+
+
+def test_a_hand_thrown_in_is_a_real_outcome_in_both_engines(tmp_path):
+    import numpy as np
+
+    from kopsim.engine.kernel import play_batch
+    from kopsim.engine.play import play_hand
+    from kopsim.bots import bot_spec
+    from kopsim.records.format import record_from_state
+    from kopsim.rules.compile import compile_rules
+
+    # kop where only zolo du may be bid, and nobody bidding throws the cards in: random bots
+    # pass all round on about one deal in sixteen
+    path = tmp_path / "throw.toml"
+    path.write_text('extends = "kop"\n[inherit]\nremove = ["contracts.normal", '
+                    '"contracts.cicha", "contracts.wesele", "contracts.zolo"]\n'
+                    '[auction]\nno_bid = ["thrown in"]\n[contracts."thrown in"]\n'
+                    'team = "holders"\nteam_cards = ["QC"]\ninstant = true\n'
+                    'thrown_in = true\npayout = { won = 0 }\n', encoding="utf-8")
+    rules = load_ruleset(path)
+    cr = compile_rules(rules)
+    res = play_batch(cr, np.arange(400), np.arange(400) % 4)
+    thrown = np.flatnonzero(res.contract == cr.contract_names.index("thrown in"))
+    assert len(thrown) > 5
+    i = int(thrown[0])
+    rec = res.record(i)
+    assert (rec.winner, rec.tier, rec.tricks, rec.payouts) == (None, "thrown_in", [],
+                                                               [0.0] * 4)
+    ref = record_from_state(play_hand(rules, int(res.seeds[i]), int(res.dealers[i]),
+                                      [bot_spec("random")] * 4), int(res.seeds[i]), i)
+    assert ref.to_dict() == rec.to_dict()
+
+
+def test_a_thrown_in_contract_pays_nothing_and_is_not_played():
+    from kopsim.errors import InputError
+    from kopsim.rules.load import load_raw, ruleset_from_dict
+
+    data, _ = load_raw(Path(__file__).parent / "data" / "knobs" / "schafkopf-draft.toml")
+    data["contracts"]["thrown in"]["payout"] = {"won": 5}
+    data["contracts"]["wenz"]["thrown_in"] = True
+    with pytest.raises(InputError) as e:
+        ruleset_from_dict(data)
+    assert {p.where for p in e.value.problems} >= {'contracts."thrown in".payout',
+                                                   "contracts.wenz.thrown_in"}

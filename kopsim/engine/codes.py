@@ -12,8 +12,8 @@ WIN_OLD, WIN_YOUNG, WIN_NOBODY = 0, 1, -1
 WINNER_NAMES = {WIN_OLD: "old", WIN_YOUNG: "young", WIN_NOBODY: None}
 
 # --- the tier that prices a hand (the loser's tier, or how the hand ended)
-TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_LONE, TIER_TIE, TIER_INSTANT = range(6)
-TIER_NAMES = ("out", "schneider", "schwarz", "lone", "tie", "instant")
+TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_LONE, TIER_TIE, TIER_INSTANT, TIER_THROWN_IN = range(7)
+TIER_NAMES = ("out", "schneider", "schwarz", "lone", "tie", "instant", "thrown_in")
 N_PRICED_TIERS = 5  # out..tie: the tiers a played hand can end in
 
 # --- who wins a tie on points (scoring.tie)

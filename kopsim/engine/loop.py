@@ -14,7 +14,8 @@ import numpy as np
 from .bits import ONE, ZERO, allowed_cards, nth_bit, popcount
 from . import botcalls
 from .codes import (BOT_EV, BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_SINGLE,
-                    TEAM_ALONE, TEAM_HOLDERS, TIER_INSTANT, TIER_OUT, WIN_OLD)
+                    TEAM_ALONE, TEAM_HOLDERS, TIER_INSTANT, TIER_OUT, TIER_THROWN_IN,
+                    WIN_NOBODY, WIN_OLD)
 from .draws import STREAM, draw, mix64
 from .jit import kernel_jit
 from .steps import (called_card, called_card_duties, classify, count_doubles, deal, deal_given,
@@ -471,6 +472,8 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
             sc.points[s], sc.tricks[s], sc.pay[s] = 0.0, 0, 0.0
         if t.c_instant[contract]:  # won at once, at the out price, without doubles
             winner, tier, counted, v = WIN_OLD, TIER_INSTANT, 0, t.c_won[contract, TIER_OUT]
+            if t.c_thrown_in[contract]:  # nobody plays: nobody wins, nothing is paid
+                winner, tier, v = WIN_NOBODY, TIER_THROWN_IN, 0.0
         else:
             _play_tricks(t, lu, sc, out, h, forehand, contract, declarer, bid, bidder)
             winner, tier, counted, v = _score(t, sc, contract, old, nd)

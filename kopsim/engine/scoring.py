@@ -102,6 +102,8 @@ def score(rules: Ruleset, contract: str, old_side: list[int], double_seats: list
     """The outcome of a finished hand; `hands` (the cards dealt) price the Laufende, if the
     contract has them."""
     c = rules.contracts[contract]
+    if c.thrown_in:  # nobody plays: nobody wins, nothing is paid
+        return Outcome(None, "thrown_in", 0, (0.0,) * rules.deck.players)
     if c.instant:
         v = c.payout.won.value("out")
         return Outcome("old", "instant", 0, distribute(rules, v, "old", old_side))

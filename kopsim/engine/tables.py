@@ -42,6 +42,7 @@ class RuleTables(NamedTuple):
     c_max_doubles: np.ndarray
     c_decl_double_first: np.ndarray
     c_first_double_young: np.ndarray  # [k] only the young side may say the first double
+    c_thrown_in: np.ndarray  # [k] an instant contract in which nobody wins or pays
     c_add_on_to: np.ndarray  # [k] the contract k adds on to (its bidder keeps the doubles), -1
     c_has_pred: np.ndarray
     c_won: np.ndarray  # [k, tier] price when the old side wins (tiers out..tie; lone unused)

@@ -149,7 +149,7 @@ def _pos_payout(p: int) -> pl.Expr:
 
 
 def _prepared(hands: pl.LazyFrame) -> pl.LazyFrame:
-    played = pl.col("tier") != "instant"
+    played = ~pl.col("tier").is_in(["instant", "thrown_in"])
     old_pts = pl.sum_horizontal([pl.when(pl.col(f"old_{s}")).then(pl.col(f"points_{s}"))
                                  .otherwise(0.0) for s in SEATS])
     stake = pl.sum_horizontal([pl.col(f"payout_{s}").clip(lower_bound=0) for s in SEATS])

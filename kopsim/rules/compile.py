@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.codes import (GOAL_NAMES, TIE_RULES, CALL_ASK, CALL_BID, CALL_PASS, MULT_NAMES, N_PRICED_TIERS, P_ALL,
-                            P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR, P_POS, STYLE_NAMES,
+from ..engine.codes import (GOAL_NAMES, TIE_RULES, CALL_ASK, CALL_BID, CALL_PASS, MULT_NAMES,
+                            N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR, P_POS, STYLE_NAMES,
                             TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ,
                             TIER_TIE, WINNER_NAMES)
 from ..engine.tables import RuleTables
@@ -161,7 +161,8 @@ def _schafkopf_tables(r: Ruleset, contracts: list[str]) -> dict:
     """c_first_double_young [k], c_run_away [k] (0: no called-card duties) and c_add_on_to [k]
     (-1: not an add-on)."""
     cs = [r.contracts[n] for n in contracts]
-    return {"c_add_on_to": np.array([-1 if c.add_on_to is None else contracts.index(c.add_on_to)
+    return {"c_thrown_in": np.array([bool(c.thrown_in) for c in cs], np.bool_),
+            "c_add_on_to": np.array([-1 if c.add_on_to is None else contracts.index(c.add_on_to)
                                      for c in cs], np.int64),"c_first_double_young": np.array([bool(c.first_double_young_only) for c in cs],
                                              np.bool_),
             "c_run_away": np.array([0 if c.called_card_rules is None

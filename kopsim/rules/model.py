@@ -317,6 +317,9 @@ class Contract(_Model):
     # contract is his bid in force, may say this one and keep the doubles already said; anyone
     # else's bid of it cancels them, as any higher bid does
     add_on_to: Optional[str] = None
+    # an instant contract in which nobody plays (Schafkopf's cards thrown in when nobody
+    # declares): nobody wins and nothing is paid
+    thrown_in: Optional[bool] = None
     payout: Payout
     laufende: Optional[Laufende] = None  # an added value part, before doubling
     called_card_rules: Optional[CalledCardRules] = None  # team = "called" only

@@ -106,6 +106,7 @@ def _check_contracts(r: Ruleset, cards: list[str], bad) -> None:
         _check_laufende(r, c, where, cards, bad)
         _check_called_card_rules(r, c, where, bad)
         _check_add_on(r, c, where, bad)
+        _check_thrown_in(c, where, bad)
         _check_contract_doubles(r, c, where, bad)
     _check_bid_classes(r, bad)
 
@@ -143,6 +144,15 @@ def _check_contract_play(r: Ruleset, cname: str, c, where: str, bad) -> None:
                 f"no card order named {c.order!r} (orders: {', '.join(r.orders)})")
         if c.payout.lost is None:
             bad(f"{where}.payout.lost", "missing: a played contract can be lost")
+
+
+def _check_thrown_in(c, where: str, bad) -> None:
+    if not c.thrown_in:
+        return
+    if not c.instant:
+        bad(f"{where}.thrown_in", "a hand thrown in is not played: it needs instant = true")
+    if c.payout.won.tiered or c.payout.won.value("out") != 0 or c.payout.lost is not None:
+        bad(f"{where}.payout", "a hand thrown in pays nothing: payout = { won = 0 }")
 
 
 def _check_add_on(r: Ruleset, c, where: str, bad) -> None:
