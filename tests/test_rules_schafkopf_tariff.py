@@ -1,4 +1,5 @@
-"""Schafkopf's tariff on hand-built deals, computed by hand from the common Bavarian rules:
+"""Schafkopf's tariff on hand-built deals, computed by hand from the common Bavarian rules
+(docs/rules/SCHAFKOPF.md):
 Sauspiel 10, Solo and Wenz 50; Schneider +10 and Schwarz +10 (the declarers free from 31 points,
 the defenders from 30); Laufende 10 each, from 3 Obers and Unters in Sauspiel and Solo, from 2
 Unters in Wenz, counted for whichever side holds them ("with" or "without"); Tout twice the
