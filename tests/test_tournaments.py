@@ -174,3 +174,22 @@ def test_a_tournament_run_resumes_and_its_report_ranks_the_bots(tmp_path):
     assert t["heuristic"]["tournaments"] == 2 * 4  # 4 tournaments, two heuristic players
     assert t["heuristic"]["rank_mean"] < t["random"]["rank_mean"]
     assert t["heuristic"]["first"] + t["random"]["first"] >= 0.5
+
+
+def test_a_team_counts_its_best_players():
+    # players a and c are team "x", b and d team "y"; best 1 of 2: x's best is 8 (a), y's 6 (b)
+    rounds = [((30, 20, -25, -25), (5, 3, 0, 1)), ((1, 2, -1, -2), (3, 3, 1, 0))]
+    manifest = _manifest(2)
+    manifest["variants"][0]["ruleset"]["session"]["tournament"]["team_best"] = 1
+    df = standings(_rows(rounds), manifest, ["x", "y", "x", "y"])
+    won = {r["bot"]: r["team_first"] for r in df.iter_rows(named=True)}
+    assert won == {"x": 1.0, "y": 0.0}
+    # a 8, b 6, c 0, d 5: the best one of x (8) leads, the best two of y (11) lead
+    deep = [((30, 20, -25, -25), (5, 3, 0, 2)), ((1, 2, -1, -2), (3, 3, 0, 3))]
+    manifest["variants"][0]["ruleset"]["session"]["tournament"]["team_best"] = 1
+    df = standings(_rows(deep), manifest, ["x", "y", "x", "y"])
+    assert {r["bot"]: r["team_first"] for r in df.iter_rows(named=True)} == {"x": 1.0, "y": 0.0}
+    manifest["variants"][0]["ruleset"]["session"]["tournament"]["team_best"] = 2
+    df = standings(_rows(deep), manifest, ["x", "y", "x", "y"])
+    assert {r["bot"]: r["team_first"] for r in df.iter_rows(named=True)} == {"x": 0.0, "y": 1.0}
+    assert "team_first" not in standings(_rows(rounds), _manifest(2), list("abcd")).columns

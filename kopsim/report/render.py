@@ -509,6 +509,15 @@ def _tournaments_section(an: Analysis) -> Section:
             n=r["tournaments"])),
     ]:
         s.tables.append((title, _pivot(an, t, "bot", bots, str, cell, "bot", labels)))
+    if "team_first" in t.columns and t["team_first"].is_not_null().any():
+        best = int(t["team_best"].drop_nulls()[0])
+        s.tables.append((f"Tournaments won as a team (best {best} of a bot's players)", _pivot(
+            an, t, "bot", bots, str,
+            lambda r: (_rate_cell(r["team_first"], r["team_first_lo"], r["team_first_hi"],
+                                  r["tournaments"]) if r.get("team_first") is not None
+                       else Cell("—", cls="muted")), "bot", labels,
+            caption="The players of one bot form a team; a team's total is the placement "
+                    "points of its best players; tied teams each count the tournament.")))
     return s
 
 

@@ -36,8 +36,14 @@ def tournament_settings(manifest: dict) -> dict[str, tuple[int, tuple | None, li
                 isinstance(row, list) and sorted(row) == list(range(N_SEATS)) for row in plan)):
             continue
         out[str(v.get("label"))] = (rounds, None if plan is None else tuple(map(tuple, plan)),
-                                    _ranking(v))
+                                    _ranking(v), _team_best(v))
     return out
+
+
+def _team_best(variant: dict) -> int | None:
+    k = _member(_member(_member(_member(variant, "ruleset"), "session"), "tournament"),
+                "team_best")
+    return k if isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= N_SEATS else None
 
 
 def standings(sessions: pl.DataFrame, manifest: dict, lineup: list[str]) -> pl.DataFrame | None:
@@ -49,15 +55,16 @@ def standings(sessions: pl.DataFrame, manifest: dict, lineup: list[str]) -> pl.D
             or len(lineup) != N_SEATS:
         return None
     rows = []
-    for label, (rounds, plan, ranking) in settings.items():
+    for label, (rounds, plan, ranking, best) in settings.items():
         s = sessions.filter(pl.col("variant") == label).sort("session")
         if len(s) == 0:
             continue
         ranks, pp = _final_ranks(s, seed, rounds, plan, ranking)
+        teams = _team_firsts(pp, lineup, best)
         for bot in dict.fromkeys(lineup):
             players = [p for p in range(N_SEATS) if lineup[p] == bot]
             r, points = ranks[:, players].reshape(-1), pp[:, players].reshape(-1)
-            rows.append(_summary(label, bot, r, points))
+            rows.append(_summary(label, bot, r, points) | teams.get(bot, {}))
     if not rows:
         return None
     return pl.DataFrame(rows)
@@ -124,6 +131,23 @@ def _lex_greater(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     for j in range(a.shape[1]):
         out |= undecided & (a[:, j] > b[:, j])
         undecided &= a[:, j] == b[:, j]
+    return out
+
+
+def _team_firsts(pp: np.ndarray, lineup: list[str], best: int | None) -> dict:
+    """Per bot (its players a team): the share of tournaments its best `best` players' summed
+    placement points lead (ties shared: each leading team counts it), with its Wilson 95%."""
+    if best is None or len(pp) == 0:
+        return {}
+    bots = list(dict.fromkeys(lineup))
+    totals = np.stack([np.sort(pp[:, [p for p in range(N_SEATS) if lineup[p] == b]],
+                               axis=1)[:, ::-1][:, :best].sum(axis=1) for b in bots], axis=1)
+    leads = totals == totals.max(axis=1, keepdims=True)
+    out = {}
+    for i, b in enumerate(bots):
+        share, lo, hi = wilson(int(leads[:, i].sum()), len(pp))
+        out[b] = {"team_best": best, "team_first": share, "team_first_lo": lo,
+                  "team_first_hi": hi}
     return out
 
 

@@ -375,6 +375,9 @@ class Tournament(_Model):
     # then the number of 1st places, of 2nd places, ...; a tie on all of them stands
     ranking: list[Literal["placement_points", "total", "places"]] = list(TIE_BREAKS)
     # what a player who misses a round scores for it (shown; bots never miss a round)
+    # a team's total: the placement points of its best team_best players (in an experiment the
+    # players of one bot form a team); None: no team standings
+    team_best: Optional[_int_in(1, 4)] = None
     forfeit_placement_points: Optional[SignedValue] = None
     forfeit_total: Optional[SignedValue] = None
 

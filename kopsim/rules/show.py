@@ -306,5 +306,7 @@ def tournament_text(t) -> str:
     if t.forfeit_placement_points is not None or t.forfeit_total is not None:
         forfeit = (f"; a missed round scores {number(t.forfeit_placement_points or 0)} placement "
                    f"points and {number(t.forfeit_total or 0)} points")
+    teams = "" if t.team_best is None else (f"; teams count their best {t.team_best} players' "
+                                             "placement points")
     return (f"Tournament: {t.rounds} series as rounds, {seating}; ranked by "
-            + ", then ".join(RANKING_WORDS[k] for k in t.ranking) + forfeit)
+            + ", then ".join(RANKING_WORDS[k] for k in t.ranking) + teams + forfeit)
