@@ -92,7 +92,7 @@ def _position(cr: CompiledRules, obs: Observation) -> _Position:
     return _Position(leader, trick, points, tricks, played)
 
 
-def _solver(cr: CompiledRules) -> DealSolver:
+def deal_solver(cr: CompiledRules) -> DealSolver:
     """One solver (and table) per ruleset and process."""
     return table(cr.rules, "pimc deal solver", lambda: DealSolver(cr))
 
@@ -115,7 +115,7 @@ def card_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
     pos = _position(cr, obs)
     held = hands & ~np.uint64(pos.played)
     out = np.zeros((hands.shape[0], moves.shape[0]), np.float64)
-    solver = _solver(cr)
+    solver = deal_solver(cr)
     for (contract, declarer, doubles), rows in _group(readings).items():
         olds = _old_masks(cr, contract, declarer, hands[rows])
         k = cr.contract_names.index(contract)
@@ -137,9 +137,10 @@ def _group(readings: list[Reading]) -> dict[tuple, np.ndarray]:
 
 
 def call_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
-                readings: list[Reading], seat: int) -> np.ndarray:
+                readings: list[Reading], seat: int, known: dict | None = None) -> np.ndarray:
     """[world, legal call]: seat's payout in each world if the auction ended after the call
-    and the contract were played double-dummy from the first lead."""
+    and the contract were played double-dummy from the first lead (known: first-lead values
+    already searched, see `contract_payouts`)."""
     rules = cr.rules
     legal = obs.legal_actions
     out = np.zeros((hands.shape[0], len(legal)), np.float64)
@@ -153,26 +154,39 @@ def call_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
         ws = np.array([w for w, _ in where], np.int64)
         js = np.array([j for _, j in where], np.int64)
         out[ws, js] = contract_payouts(cr, contract, declarer, doubles, hands[ws],
-                                       (obs.dealer + 1) % 4, seat)
+                                       (obs.dealer + 1) % 4, seat, known)
     return out
 
 
 def contract_payouts(cr: CompiledRules, contract: str, declarer, doubles, hands: np.ndarray,
-                     forehand: int, seat: int) -> np.ndarray:
+                     forehand: int, seat: int, known: dict | None = None) -> np.ndarray:
     """Seat's payout in each deal hands[w] when the contract is played double-dummy from the
-    first lead (declared by declarer, under these doubles)."""
+    first lead (declared by declarer, under these doubles). known: first-lead values already
+    searched, by (search key, deal), read and extended."""
     rules = cr.rules
+    known = {} if known is None else known
     olds = _old_masks(cr, contract, declarer, hands)
     out = np.zeros(hands.shape[0], np.float64)
     k = cr.contract_names.index(contract)
+    solver = deal_solver(cr)
     for old in np.unique(olds):
         rows = np.flatnonzero(olds == old)
         if rules.contracts[contract].instant:
             side = [s for s in range(4) if (int(old) >> s) & 1]
             out[rows] = score(rules, contract, side, [], [0] * 4, [0] * 4).payouts[seat]
-        else:
-            _solver(cr).first_lead_payouts(k, int(old), doubles, hands, rows, forehand, seat,
-                                           out)
+            continue
+        lead = solver.first_lead(k, int(old), doubles, seat)
+        if lead.pay is None:
+            solver.first_lead_line_payouts(lead, hands, rows, forehand, out)
+            continue
+        keys = [(lead.search, hands[w].tobytes()) for w in rows.tolist()]
+        new = np.array([w for w, key in zip(rows.tolist(), keys) if key not in known], np.int64)
+        if new.shape[0]:
+            values = np.zeros(hands.shape[0], np.float64)
+            solver.first_lead_values(lead, hands, new, forehand, values)
+            for w in new.tolist():
+                known[(lead.search, hands[w].tobytes())] = float(values[w])
+        out[rows] = [lead.pay[known[key]] for key in keys]
     return out
 
 
@@ -190,6 +204,7 @@ class PimcBot:
         s = Stream((hand_seed + params.seed * 0x9E3779B97F4A7C15) & (2**64 - 1), 20 + seat)
         self.base = s.next()
         self.book: AuctionBook | None = None
+        self.first_leads: dict = {}  # (search key, deal) -> first-lead value, for this hand
 
     @staticmethod
     def kernel_params(params) -> list[float]:  # pragma: no cover - never in the kernel
@@ -209,12 +224,18 @@ class PimcBot:
         cr = compiled(self.rules)
         play = obs.phase == "play"
         n = self.params.samples if play else self.params.auction_samples
-        state = decision_state(self.base, len(public_history(obs)))
+        # the auction's decisions start from one state: with no card played their samples
+        # differ only by what the calls since rule out, and a world's first-lead values,
+        # searched once, serve every call of this bot's (self.first_leads)
+        state = decision_state(self.base, len(public_history(obs)) if play else 0)
         worlds = draw_worlds(cr, obs, self._book(obs), n, state, n * self.params.max_tries)
         if not worlds.readings:
             return legal[0]  # nothing consistent found: should not happen; play safe and legal
-        values = (card_values if play else call_values)(cr, obs, worlds.hands,
-                                                        worlds.readings, self.seat)
+        if play:
+            values = card_values(cr, obs, worlds.hands, worlds.readings, self.seat)
+        else:
+            values = call_values(cr, obs, worlds.hands, worlds.readings, self.seat,
+                                 self.first_leads)
         return _best(legal, values.sum(axis=0))
 
 

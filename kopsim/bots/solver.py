@@ -646,21 +646,52 @@ class DealSolver:
         _move_values_of_deals(root_i, root_f, held, rows, moves, np.int64(old_mask), tables,
                               self.tt, self.stack, self._stamps(held.shape[0]), out)
 
-    def first_lead_payouts(self, contract: int, old_mask: int, doubles, held: np.ndarray,
-                           rows: np.ndarray, forehand: int, seat: int, out: np.ndarray) -> None:
-        """out[w]: seat's payout when the contract is played double-dummy from forehand's
-        first lead, in each deal w of rows."""
-        tables = _solver_tables(self.cr, contract, old_mask, doubles)
-        root_i, root_f = root_rows(tables, old_mask, forehand, (), (0.0,) * 4, (0,) * 4)
-        seat_pay = _payouts_by_slot(self.cr, contract, old_mask, doubles)[:, seat].copy()
-        pay = _pay_of_value(tables.vtab, seat_pay)
-        if pay is not None:  # the value alone: no best line to follow
-            _values_of_deals(root_i, root_f, held, rows, np.int64(old_mask), tables, self.tt,
-                             self.stack, self._stamps(held.shape[0]), out)
-            out[rows] = [pay[v] for v in out[rows].tolist()]
-            return
-        _line_payouts_of_deals(root_i, root_f, held, rows, np.int64(old_mask), tables, self.tt,
-                               self.stack, self._stamps(held.shape[0]), seat_pay, out)
+    def first_lead(self, contract: int, old_mask: int, doubles, seat: int) -> "FirstLead":
+        """How seat's payout in the contract, played from the first lead, is searched and read
+        (see `FirstLead`)."""
+        doubles = tuple(int(s) for s in doubles)
+        return table(self.cr.rules, ("first lead", contract, old_mask, doubles, seat),
+                     lambda: _first_lead(self.cr, contract, old_mask, doubles, seat))
+
+    def first_lead_values(self, lead: "FirstLead", held: np.ndarray, rows: np.ndarray,
+                          forehand: int, out: np.ndarray) -> None:
+        """out[w]: the value of lead's search in each deal w of rows (read it with lead.pay)."""
+        root_i, root_f = root_rows(lead.tables, lead.old_mask, forehand, (), (0.0,) * 4,
+                                   (0,) * 4)
+        _values_of_deals(root_i, root_f, held, rows, np.int64(lead.old_mask), lead.tables,
+                         self.tt, self.stack, self._stamps(held.shape[0]), out)
+
+    def first_lead_line_payouts(self, lead: "FirstLead", held: np.ndarray, rows: np.ndarray,
+                                forehand: int, out: np.ndarray) -> None:
+        """out[w]: the seat's payout at the end of a best line from the first lead, in each
+        deal w of rows (when lead.pay cannot read it from the value)."""
+        root_i, root_f = root_rows(lead.tables, lead.old_mask, forehand, (), (0.0,) * 4,
+                                   (0,) * 4)
+        _line_payouts_of_deals(root_i, root_f, held, rows, np.int64(lead.old_mask), lead.tables,
+                               self.tt, self.stack, self._stamps(held.shape[0]),
+                               lead.seat_pay, out)
+
+
+class FirstLead(NamedTuple):
+    """A contract's first-lead search under some doubles, for one seat. The search runs on the
+    outcome values scaled to at most 1 in size: doubles that scale every price by one factor
+    (and leave the tie rule alone) make the same search, so `search` (its key) is the same and
+    one deal's value serves all of them."""
+
+    search: tuple  # deals searched under equal keys have equal values
+    tables: SolverTables  # the scaled ones
+    old_mask: int
+    seat_pay: np.ndarray  # the seat's payout by outcome slot
+    pay: dict[float, float] | None  # the seat's payout by scaled value; None if it cannot tell
+
+
+def _first_lead(cr: CompiledRules, contract: int, old_mask: int, doubles, seat: int) -> FirstLead:
+    t = _solver_tables(cr, contract, old_mask, doubles)
+    scale = float(np.max(np.abs(t.vtab))) or 1.0
+    tables = t._replace(vtab=t.vtab / scale)
+    seat_pay = _payouts_by_slot(cr, contract, old_mask, doubles)[:, seat].copy()
+    key = (contract, old_mask, t.tparams.tobytes(), tables.vtab.tobytes())
+    return FirstLead(key, tables, old_mask, seat_pay, _pay_of_value(tables.vtab, seat_pay))
 
 
 def _payouts_by_slot(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> np.ndarray:
