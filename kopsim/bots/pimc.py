@@ -211,10 +211,10 @@ class PimcBot:
         raise TypeError("pimc runs through the reference engine")
 
     def _book(self, obs: Observation) -> AuctionBook:
-        """The readings of this auction's keys, kept while the auction stays the same (the
-        whole play)."""
-        if self.book is None or self.book.auction != tuple(obs.auction):
+        """The readings of the auction's keys, carried on from call to call of the hand."""
+        if self.book is None or not self.book.extends_to(obs.auction):
             self.book = AuctionBook(self.rules, obs.dealer, obs.auction)
+        self.book.follow(obs.auction)
         return self.book
 
     def act(self, obs: Observation) -> str:

@@ -306,15 +306,7 @@ def public_history(obs: Observation) -> list[tuple[int, str]]:
 
 def replay(rules, dealer: int, hands: list[list[str]], history) -> State | None:
     """The state after `history` on this deal, or None if the deal contradicts it."""
-    state = State(rules, Deal(dealer, tuple(tuple(h) for h in hands)))
-    for seat, action in history:
-        if state.current_player() != seat:
-            return None
-        try:
-            state.apply_action(action)
-        except IllegalAction:
-            return None
-    return state
+    return _continued(State(rules, Deal(dealer, tuple(tuple(h) for h in hands))), history)
 
 
 class Reading(NamedTuple):
@@ -327,23 +319,61 @@ class Reading(NamedTuple):
 
 
 class AuctionBook:
-    """Predicate keys read against one auction (see the module docstring): a key's deals replay
-    the auction or none does, and make the same contract. Each key is read once, on the first
-    deal drawn with it, by the reference engine."""
+    """Predicate keys read against an auction as it grows (see the module docstring): a key's
+    deals replay the auction or none does, and make the same contract. Each key is replayed by
+    the reference engine on the first deal drawn with it, and its state is carried on through
+    the calls said since when it is met again; a key the auction contradicts stays contradicted
+    by every longer auction."""
 
     def __init__(self, rules, dealer: int, auction):
         self.rules, self.dealer, self.auction = rules, dealer, tuple(auction)
-        self.readings: dict[int, Reading | None] = {}
+        self.states: dict[int, tuple[State, int]] = {}  # key -> (its state, calls applied)
+        self.readings: dict[int, Reading] = {}  # of the keys read against this auction
         self.bad_keys = np.zeros(0, np.uint64)
 
-    def read(self, key: int, hands: list[list[str]]) -> Reading | None:
-        if key not in self.readings:
+    def extends_to(self, auction) -> bool:
+        return tuple(auction[:len(self.auction)]) == self.auction
+
+    def follow(self, auction) -> None:
+        """Read keys against `auction` from now on (it extends the auction so far)."""
+        if len(auction) != len(self.auction):
+            self.auction = tuple(auction)
+            self.readings = {}
+
+    def knows(self, key: int) -> bool:
+        return key in self.readings
+
+    def read(self, key: int, hands: list[list[str]] | None) -> Reading | None:
+        """The reading of a key (hands: a deal with that key, needed unless `knows(key)`), or
+        None if the auction contradicts it."""
+        if key in self.readings:
+            return self.readings[key]
+        if key in self.states:
+            st, n = self.states[key]
+            st = _continued(st, self.auction[n:])
+        else:
             st = replay(self.rules, self.dealer, hands, self.auction)
-            self.readings[key] = None if st is None else Reading(
-                st.contract, st.declarer, st.implied_contract(), tuple(st.double_seats))
-            if st is None:
-                self.bad_keys = np.sort(np.append(self.bad_keys, np.uint64(key)))
-        return self.readings[key]
+        if st is None:
+            self.states.pop(key, None)
+            self.bad_keys = np.sort(np.append(self.bad_keys, np.uint64(key)))
+            return None
+        self.states[key] = (st, len(self.auction))
+        reading = Reading(st.contract, st.declarer, st.implied_contract(),
+                          tuple(st.double_seats))
+        self.readings[key] = reading
+        return reading
+
+
+def _continued(state: State, calls) -> State | None:
+    """state after the calls, or None if one of them is not legal there."""
+    for seat, call in calls:
+        if state.current_player() != seat:
+            return None
+        try:
+            state.apply_action(call)
+        except IllegalAction:
+            return None
+    return state
 
 
 class Worlds(NamedTuple):
@@ -377,7 +407,7 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
         max_draws -= draws
         for w in range(filled):
             key = int(keys[w])
-            reading = book.read(key, None if key in book.readings else _names(cr, hands[w]))
+            reading = book.read(key, None if book.knows(key) else _names(cr, hands[w]))
             if reading is None:
                 continue
             # the play rules out cards exactly under one card order; under several, replay
