@@ -630,6 +630,7 @@ class DealSolver:
         self.tt = _transposition_table(min(22, max(10, 3 * (nc // 4) + 2)))
         self.stack = _search_stack(nc + 2, nc)
         self.next_stamp = 1  # stamp 0 is `solve`'s, with a table of its own
+        self.first_leads: dict[tuple, FirstLead] = {}
 
     def _stamps(self, n: int) -> np.int64:
         first = self.next_stamp
@@ -649,9 +650,11 @@ class DealSolver:
     def first_lead(self, contract: int, old_mask: int, doubles, seat: int) -> "FirstLead":
         """How seat's payout in the contract, played from the first lead, is searched and read
         (see `FirstLead`)."""
-        doubles = tuple(int(s) for s in doubles)
-        return table(self.cr.rules, ("first lead", contract, old_mask, doubles, seat),
-                     lambda: _first_lead(self.cr, contract, old_mask, doubles, seat))
+        key = (contract, old_mask, tuple(doubles), seat)
+        lead = self.first_leads.get(key)
+        if lead is None:
+            lead = self.first_leads[key] = _first_lead(self.cr, contract, old_mask, key[2], seat)
+        return lead
 
     def first_lead_values(self, lead: "FirstLead", held: np.ndarray, rows: np.ndarray,
                           forehand: int, out: np.ndarray) -> None:
