@@ -135,3 +135,36 @@ def test_an_auction_decision_is_the_same_from_a_fresh_bot():
             compared += 1
         state.apply_action(call)
     assert compared >= 2
+
+
+def test_worlds_solved_together_under_one_table_get_their_own_values():
+    # the bot's table is shared by every world: a world must never read another's entries
+    rules = load_ruleset("kop")
+    cr = compiled(rules)
+    from kopsim.bots.sampler import AuctionBook, draw_worlds
+
+    rng = random.Random(9)
+    state = State(rules, Deal.from_seed(rules, hand_seed(5, 2), 2))
+    while state.phase != "play" or len(state.tricks) < 1 or len(state.legal_actions()) < 2:
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    seat = state.current_player()
+    obs = state.observation(seat)
+    worlds = draw_worlds(cr, obs, AuctionBook(rules, obs.dealer, obs.auction), 12,
+                         np.uint64(4), 4000)
+    values = card_values(cr, obs, worlds.hands, worlds.readings, seat)
+    index = {c: j for j, c in enumerate(cr.cards)}
+    played = sum(1 << index[c] for t in obs.tricks for c in t.cards)
+    trick = [index[c] for c in state.trick]
+    assert len(worlds.readings) == 12
+    for w, (row, r) in enumerate(zip(worlds.hands, worlds.readings)):
+        k = cr.contract_names.index(r.contract)
+        held = [int(h) & ~played for h in row]
+        deal = Deal(obs.dealer, tuple(tuple(c for j, c in enumerate(cr.cards) if int(h) >> j & 1)
+                                      for h in row))
+        old = sum(1 << s for s in old_side_of(rules, deal, r.contract, r.declarer))
+        res = solve(cr, k, old, held, state.leader, trick, state.points, state.tricks_won,
+                    r.double_seats)
+        sign = 1.0 if (old >> seat) & 1 else -1.0
+        assert values[w].tolist() == pytest.approx(
+            [sign * res.move_values[index[c]] for c in obs.legal_actions])
