@@ -631,6 +631,7 @@ class DealSolver:
         self.stack = _search_stack(nc + 2, nc)
         self.next_stamp = 1  # stamp 0 is `solve`'s, with a table of its own
         self.first_leads: dict[tuple, FirstLead] = {}
+        self.first_roots: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def _stamps(self, n: int) -> np.int64:
         first = self.next_stamp
@@ -656,11 +657,18 @@ class DealSolver:
             lead = self.first_leads[key] = _first_lead(self.cr, contract, old_mask, key[2], seat)
         return lead
 
+    def _first_root(self, lead: "FirstLead", forehand: int):
+        """The root of a first lead: nothing played, nothing taken, whatever the contract."""
+        root = self.first_roots.get(forehand)
+        if root is None:
+            root = self.first_roots[forehand] = root_rows(lead.tables, lead.old_mask, forehand,
+                                                          (), (0.0,) * 4, (0,) * 4)
+        return root
+
     def first_lead_values(self, lead: "FirstLead", held: np.ndarray, rows: np.ndarray,
                           forehand: int, out: np.ndarray) -> None:
         """out[w]: the value of lead's search in each deal w of rows (read it with lead.pay)."""
-        root_i, root_f = root_rows(lead.tables, lead.old_mask, forehand, (), (0.0,) * 4,
-                                   (0,) * 4)
+        root_i, root_f = self._first_root(lead, forehand)
         _values_of_deals(root_i, root_f, held, rows, np.int64(lead.old_mask), lead.tables,
                          self.tt, self.stack, self._stamps(held.shape[0]), out)
 
@@ -668,8 +676,7 @@ class DealSolver:
                                 forehand: int, out: np.ndarray) -> None:
         """out[w]: the seat's payout at the end of a best line from the first lead, in each
         deal w of rows (when lead.pay cannot read it from the value)."""
-        root_i, root_f = root_rows(lead.tables, lead.old_mask, forehand, (), (0.0,) * 4,
-                                   (0,) * 4)
+        root_i, root_f = self._first_root(lead, forehand)
         _line_payouts_of_deals(root_i, root_f, held, rows, np.int64(lead.old_mask), lead.tables,
                                self.tt, self.stack, self._stamps(held.shape[0]),
                                lead.seat_pay, out)
