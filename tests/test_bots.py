@@ -2,14 +2,17 @@
 
 import random
 
+import numpy as np
 import pytest
 
 from kopsim.bots import bot_spec
-from kopsim.bots.pimc import _Sampler, public_history, replay
+from kopsim.bots.pimc import public_history, replay
+from kopsim.bots.sampler import AuctionBook, draw_worlds
 from kopsim.errors import InputError
 from kopsim.engine.reference import Deal, State
 from kopsim.engine.play import play_hand
 from kopsim.engine.rng import hand_seed
+from kopsim.rules.cache import compiled
 from kopsim.rules.load import load_ruleset
 
 RULES = {n: load_ruleset(n) for n in ("kop", "baska", "kop-sportowy")}
@@ -89,12 +92,16 @@ def test_pimc_samples_agree_with_everything_public(name):
             continue
         seat = state.current_player()
         obs = state.observation(seat)
-        sampler = _Sampler(rules, obs, random.Random(3), 200)
-        for _ in range(5):
-            got = sampler.sample(public_history(obs))
-            assert got is not None
-            hands, st = got
-            assert tuple(hands[seat]) == state.deal.hands[seat]
+        cr = compiled(rules)
+        worlds = draw_worlds(cr, obs, AuctionBook(rules, obs.dealer, obs.auction), 5,
+                             np.uint64(3 + i), 1000)
+        assert len(worlds.readings) == 5
+        for row in worlds.hands:
+            hands = [[c for j, c in enumerate(cr.cards) if (int(h) >> j) & 1] for h in row]
+            assert set(hands[seat]) == set(state.deal.hands[seat])
+            hands[seat] = list(state.deal.hands[seat])  # in the order dealt, as obs shows it
+            st = replay(rules, obs.dealer, hands, public_history(obs))
+            assert st is not None
             assert sorted(c for h in hands for c in h) == sorted(rules.cards())
             assert st.observation(seat) == obs  # the sample explains everything this seat saw
 

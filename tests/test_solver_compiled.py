@@ -29,7 +29,8 @@ def _search_arguments(cr, contract: int, old_mask: int, hands: list[int], leader
             np.array(hands, np.uint64), old_mask,
             solver.SolverTables(tables.suit, tables.suit_mask, tables.beat, tables.cpts,
                                 tables.strength, tables.play_rules, prep.tparams, prep.vtab),
-            solver._transposition_table(12), solver._search_stack(cr.n_cards + 2, cr.n_cards))
+            solver._transposition_table(12), solver._search_stack(cr.n_cards + 2, cr.n_cards),
+            0)  # the stamp of the deal
 
 
 def _function_ir(library_ir: str, name: str) -> str:

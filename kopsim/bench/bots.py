@@ -46,10 +46,12 @@ def solver_full_positions(ruleset: str = "kop", positions: int = 2000, seed: int
             "max_ms": round(1000 * max(times), 3)}
 
 
-def pimc_card_decisions(ruleset: str = "kop", hands: int = 30, seed: int = 1,
+def pimc_card_decisions(ruleset: str = "kop", hands: int = 60, seed: int = 1,
                         samples: int | None = None) -> dict:
-    """Median time of pimc's card decisions with a real choice (two or more legal cards), over
-    whole hands of pimc against heuristic bots."""
+    """Four pimc seats through the reference engine: hands per second (everything included),
+    and the time of pimc's decisions with a real choice (two or more legal actions), card
+    decisions and calls apart. The first hand is played before the clock starts (it loads the
+    compiled code)."""
     from ..bots import bot_spec
     from ..engine.reference import Deal, State
     from ..engine.rng import hand_seed
@@ -57,22 +59,36 @@ def pimc_card_decisions(ruleset: str = "kop", hands: int = 30, seed: int = 1,
 
     rules = load_ruleset(ruleset)
     spec = bot_spec({"name": "pimc"} if samples is None else {"name": "pimc", "samples": samples})
-    heur = bot_spec("heuristic")
-    times = []
-    for i in range(hands):
+    cards: list[float] = []
+    calls: list[float] = []
+
+    def play(i: int) -> None:
         hs = hand_seed(seed, i)
         state = State(rules, Deal.from_seed(rules, hs, i % 4))
-        bots = [spec.make(hs, s, rules) if s % 2 == 0 else heur.make(hs, s, rules)
-                for s in range(4)]
+        bots = [spec.make(hs, s, rules) for s in range(4)]
         while not state.is_terminal():
             seat = state.current_player()
             obs = state.observation(seat)
             t0 = time.perf_counter()
             action = bots[seat].act(obs)
             dt = time.perf_counter() - t0
-            if seat % 2 == 0 and state.phase == "play" and len(obs.legal_actions) > 1 and i > 0:
-                times.append(dt)
+            if len(obs.legal_actions) > 1:
+                (cards if state.phase == "play" else calls).append(dt)
             state.apply_action(action)
-    return {"bench": "pimc_card_decision", "ruleset": ruleset, "samples": spec.params.samples,
-            "decisions": len(times), "median_ms": round(1000 * statistics.median(times), 2),
-            "p90_ms": round(1000 * float(np.percentile(times, 90)), 2)}
+
+    play(0)
+    cards.clear()
+    calls.clear()
+    t0 = time.perf_counter()
+    for i in range(1, hands + 1):
+        play(i)
+    dt = time.perf_counter() - t0
+    return {"bench": "pimc_card_decision", "ruleset": ruleset, "lineup": "pimc",
+            "samples": spec.params.samples, "auction_samples": spec.params.auction_samples,
+            "hands": hands, "hands_per_s": round(hands / dt, 1), "decisions": len(cards),
+            **_percentiles_ms("", cards), "calls": len(calls), **_percentiles_ms("call_", calls)}
+
+
+def _percentiles_ms(prefix: str, times: list[float]) -> dict:
+    return {f"{prefix}median_ms": round(1000 * statistics.median(times), 3),
+            f"{prefix}p90_ms": round(1000 * float(np.percentile(times, 90)), 3)}

@@ -1,14 +1,17 @@
 """pimc: perfect-information Monte Carlo, and the double-dummy cheat that bounds it.
 
-At each decision pimc deals the cards it cannot see to the other seats, many times, consistently
-with everything public: each seat's number of cards, the cards played, what failing to follow,
-trump or beat revealed, and every call made (a wesele bid shows both black queens, a cicha-ban
-restriction shows what a silent hand cannot hold, ...). A sample is kept only if the whole public
-history replays legally on it through the reference engine, so no inference is left out. Each
-sample is solved exactly by the double-dummy solver and the move with the best mean wins.
+At each decision pimc deals the cards it cannot see to the other seats, many times, uniformly
+among the deals consistent with everything public: each seat's number of cards, the cards played,
+what failing to follow, trump or beat revealed, and every call made (a wesele bid shows both black
+queens, a cicha-ban restriction shows what a silent hand cannot hold, ...; see `.sampler`). Each
+sample is solved exactly by the double-dummy solver, all of pimc's legal cards at once and every
+sample under one transposition table (`DealSolver`), and the card with the best mean wins.
 
 In the auction each call is valued the same way: the contract it would lead to if the others
 passed, solved from the first lead in every sample, in this seat's own payout.
+
+A decision's samples come from the bot's seed and the number of public actions before it, so the
+same observation under the same seed gets the same samples, whatever the bot decided before.
 
 `cheat-dd` sees all four hands (it is marked so in every label) and plays the double-dummy
 move: an upper bound for fair bots, never a fair opponent.
@@ -16,16 +19,22 @@ move: an upper bound for fair bots, never a fair opponent.
 
 from __future__ import annotations
 
-import random
+from typing import NamedTuple
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..engine.reference import Deal, IllegalAction, Observation, State, old_side_of
+from ..engine.reference import Observation, State
 from ..engine.rng import Stream
 from ..engine.scoring import score
-from ..engine.steps import play_to_trick
-from ..rules.cache import compiled
-from ..rules.compile import CompiledRules, card_mask
+from ..rules.cache import compiled, table
+from ..rules.compile import CompiledRules
+from .sampler import (AuctionBook, Reading, draw_worlds, decision_state, old_sides,
+                      public_history, replay)
+from .solver import DealSolver
+
+__all__ = ["PimcBot", "CheatBot", "PimcParams", "CheatParams", "public_history", "replay",
+           "contract_after"]
 
 
 class PimcParams(BaseModel):
@@ -33,190 +42,156 @@ class PimcParams(BaseModel):
     samples: int = Field(24, ge=1, le=4096, description="samples per card decision")
     auction_samples: int = Field(12, ge=1, le=4096, description="samples per auction decision")
     seed: int = Field(0, description="varies the samples, not the deal")
-    max_tries: int = Field(200, ge=1, description="attempts per sample before giving up")
+    max_tries: int = Field(200, ge=1, description="draws per sample before giving up")
 
 
 class CheatParams(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=False)
 
 
-def public_history(obs: Observation) -> list[tuple[int, str]]:
-    """Every public action so far, in order: the calls, then the cards."""
-    out = [(s, c) for s, c in obs.auction]
+def contract_after(st: State, seat: int, call: str) -> tuple[str, int | None, list[int]]:
+    """(contract, declarer, double seats) if the auction ended right after `call`."""
+    return _contract_after(st.rules, st.bid, st.bidder, st.double_seats, st.implied_contract(),
+                           seat, call)
+
+
+def _contract_after(rules, bid, bidder, double_seats, implied, seat: int, call: str):
+    if call in rules.contracts:
+        return call, seat, []
+    doubles = list(double_seats) + ([seat] if call in rules.doubling.names else [])
+    if bid is not None:
+        return bid, bidder, doubles
+    return implied[0], implied[1], doubles
+
+
+class _Position(NamedTuple):
+    """The public state of the play: the open trick and what each seat has taken."""
+
+    leader: int
+    trick: list[int]  # card indices
+    points: list[float]
+    tricks: list[int]
+    played: int  # mask of every card played
+
+
+def _position(cr: CompiledRules, obs: Observation) -> _Position:
+    index = {c: i for i, c in enumerate(cr.cards)}
+    pts = cr.tables.card_points
+    points, tricks = [0.0] * 4, [0] * 4
+    leader, trick, played = (obs.dealer + 1) % 4, [], 0
     for t in obs.tricks:
-        out += [((t.leader + j) % 4, c) for j, c in enumerate(t.cards)]
+        cards = [index[c] for c in t.cards]
+        for c in cards:
+            played |= 1 << c
+        if t.winner is None:
+            leader, trick = t.leader, cards
+        else:
+            points[t.winner] += sum(float(pts[c]) for c in cards)
+            tricks[t.winner] += 1
+            leader, trick = t.winner, []
+    return _Position(leader, trick, points, tricks, played)
+
+
+def deal_solver(cr: CompiledRules) -> DealSolver:
+    """One solver (and table) per ruleset and process."""
+    return table(cr.rules, "pimc deal solver", lambda: DealSolver(cr))
+
+
+def _old_masks(cr: CompiledRules, contract: str, declarer, hands: np.ndarray) -> np.ndarray:
+    t = cr.tables
+    k = cr.contract_names.index(contract)
+    out = np.zeros(hands.shape[0], np.int64)
+    old_sides(int(t.c_team[k]), t.c_team_mask[k], t.c_team_cards, k,
+              -1 if declarer is None else int(declarer), hands, out)
     return out
 
 
-def replay(rules, dealer: int, hands: list[list[str]], history) -> State | None:
-    """The state after `history` on this deal, or None if the deal contradicts it."""
-    state = State(rules, Deal(dealer, tuple(tuple(h) for h in hands)))
-    for seat, action in history:
-        if state.current_player() != seat:
-            return None
-        try:
-            state.apply_action(action)
-        except IllegalAction:
-            return None
-    return state
-
-
-class _Sampler:
-    """Deals the unseen cards to the other seats, consistently with the public history."""
-
-    def __init__(self, rules, obs: Observation, rng: random.Random, max_tries: int):
-        self.rules, self.obs, self.rng, self.max_tries = rules, obs, rng, max_tries
-        self.history = public_history(obs)
-        per_seat = len(rules.cards()) // 4
-        played = {s: [] for s in range(4)}
-        for t in obs.tricks:
-            for j, c in enumerate(t.cards):
-                played[(t.leader + j) % 4].append(c)
-        self.played = played
-        seen = set(obs.dealt) | {c for cs in played.values() for c in cs}
-        self.unseen = [c for c in rules.cards() if c not in seen]
-        self.need = {s: per_seat - len(played[s]) for s in range(4) if s != obs.seat}
-        self.forbid = self._forbidden()
-
-    def _forbidden(self) -> dict[int, set[str]]:
-        """Cards a seat cannot hold now: it failed to follow, to trump or to beat with them.
-        (Only a speed-up: replaying the history is the real test of a sample.)"""
-        forbid = {s: set() for s in self.need}
-        obs = self.obs
-        if not obs.tricks:
-            return forbid
-        state = self._any_state()
-        if state is None or state.contract is None:
-            return forbid
-        order = state.order
-        p = self.rules.play
-        for t in obs.tricks:
-            led = order.suit[t.cards[0]]
-            best = order.strength(t.cards[0], led)
-            for j, c in enumerate(t.cards[1:], start=1):
-                seat = (t.leader + j) % 4
-                strength = order.strength(c, led)
-                if seat in forbid:
-                    same = [x for x in self.unseen if order.suit[x] == led]
-                    trumps = [x for x in self.unseen if order.suit[x] is None]
-                    if order.suit[c] != led and p.follow_suit:
-                        forbid[seat].update(same)
-                        if order.suit[c] is not None and p.trump_when_void:
-                            forbid[seat].update(trumps)
-                    if p.must_beat and strength <= best:
-                        pool = same if order.suit[c] == led else trumps
-                        forbid[seat].update(x for x in pool if order.strength(x, led) > best)
-                best = max(best, strength)
-        return forbid
-
-    def _any_state(self) -> State | None:
-        for _ in range(self.max_tries):
-            hands = self._deal(use_forbid=False)
-            if hands is not None:
-                st = replay(self.rules, self.obs.dealer, hands, self.obs.auction)
-                if st is not None:
-                    return st
-        return None
-
-    def _deal(self, use_forbid: bool = True) -> list[list[str]] | None:
-        pool = list(self.unseen)
-        self.rng.shuffle(pool)
-        seats = sorted(self.need, key=lambda s: -len(self.forbid[s]) if use_forbid else 0)
-        hands = {}
-        for s in seats:
-            ok = [c for c in pool if not (use_forbid and c in self.forbid[s])]
-            if len(ok) < self.need[s]:
-                return None
-            take = ok[: self.need[s]]
-            hands[s] = take
-            taken = set(take)
-            pool = [c for c in pool if c not in taken]
-        out = []
-        for s in range(4):
-            if s == self.obs.seat:
-                out.append(list(self.obs.dealt))
-            else:
-                out.append(self.played[s] + hands[s])
-        return out
-
-    def sample(self, history) -> tuple[list[list[str]], State] | None:
-        for _ in range(self.max_tries):
-            hands = self._deal()
-            if hands is None:
-                continue
-            st = replay(self.rules, self.obs.dealer, hands, history)
-            if st is not None:
-                return hands, st
-        return None
-
-
-def _solve_moves(cr: CompiledRules, st: State) -> dict[str, float]:
-    """Double-dummy value of each legal card (old side minus young side, per seat)."""
-    from .solver import solve
-
+def card_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
+                readings: list[Reading], seat: int) -> np.ndarray:
+    """[world, legal card]: each legal card's double-dummy value to seat in each world (its
+    side's payout minus the other side's, per seat)."""
     index = {c: i for i, c in enumerate(cr.cards)}
-    hands = [card_mask(h, index) for h in st.held]
-    res = solve(cr, cr.contract_names.index(st.contract), _seats_mask(st.old_side), hands,
-                st.leader, [index[c] for c in st.trick], st.points, st.tricks_won,
-                st.double_seats, moves=True, line=False)
-    return {cr.cards[c]: v for c, v in res.move_values.items()}
+    moves = np.array([index[c] for c in obs.legal_actions], np.int64)
+    pos = _position(cr, obs)
+    held = hands & ~np.uint64(pos.played)
+    out = np.zeros((hands.shape[0], moves.shape[0]), np.float64)
+    solver = deal_solver(cr)
+    for (contract, declarer, doubles), rows in _group(readings).items():
+        olds = _old_masks(cr, contract, declarer, hands[rows])
+        k = cr.contract_names.index(contract)
+        for old in np.unique(olds):
+            group = rows[olds == old]
+            solver.move_values(k, int(old), doubles, held, group, pos.leader, pos.trick,
+                               pos.points, pos.tricks, moves, out)
+            if not (int(old) >> seat) & 1:
+                out[group] = -out[group]
+    return out
 
 
-def _seats_mask(seats) -> int:
-    m = 0
-    for s in seats:
-        m |= 1 << s
-    return m
+def _group(readings: list[Reading]) -> dict[tuple, np.ndarray]:
+    """The worlds (row indices) of each (contract, declarer, doubles) the auction made."""
+    groups: dict[tuple, list[int]] = {}
+    for w, r in enumerate(readings):
+        groups.setdefault((r.contract, r.declarer, r.double_seats), []).append(w)
+    return {k: np.array(v, np.int64) for k, v in groups.items()}
 
 
-def contract_after(st: State, seat: int, call: str) -> tuple[str, int | None, list[int]]:
-    """(contract, declarer, double seats) if the auction ended right after `call`."""
-    r = st.rules
-    if call in r.contracts:
-        return call, seat, []
-    doubles = list(st.double_seats) + ([seat] if call in r.doubling.names else [])
-    if st.bid is not None:
-        return st.bid, st.bidder, doubles
-    name, decl = st.implied_contract()
-    return name, decl, doubles
-
-
-def payout_of_contract(cr: CompiledRules, deal: Deal, contract: str, declarer: int | None,
-                       doubles: list[int], seat: int) -> float:
-    """Seat's payout when `contract` is played double-dummy from the first lead."""
-    from .solver import solve
-
+def call_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
+                readings: list[Reading], seat: int, known: dict | None = None) -> np.ndarray:
+    """[world, legal call]: seat's payout in each world if the auction ended after the call
+    and the contract were played double-dummy from the first lead (known: first-lead values
+    already searched, see `contract_payouts`)."""
     rules = cr.rules
-    old = old_side_of(rules, deal, contract, declarer)
-    c = rules.contracts[contract]
-    if c.instant:
-        return score(rules, contract, old, [], [0] * 4, [0] * 4).payouts[seat]
-    index = {x: i for i, x in enumerate(cr.cards)}
-    hands = [card_mask(h, index) for h in deal.hands]
+    legal = obs.legal_actions
+    out = np.zeros((hands.shape[0], len(legal)), np.float64)
+    cells: dict[tuple, list[tuple[int, int]]] = {}
+    for w, r in enumerate(readings):
+        for j, call in enumerate(legal):
+            c, d, dbl = _contract_after(rules, obs.bid, obs.bidder, r.double_seats, r.implied,
+                                        seat, call)
+            cells.setdefault((c, d, tuple(dbl)), []).append((w, j))
+    for (contract, declarer, doubles), where in cells.items():
+        ws = np.array([w for w, _ in where], np.int64)
+        js = np.array([j for _, j in where], np.int64)
+        out[ws, js] = contract_payouts(cr, contract, declarer, doubles, hands[ws],
+                                       (obs.dealer + 1) % 4, seat, known)
+    return out
+
+
+def contract_payouts(cr: CompiledRules, contract: str, declarer, doubles, hands: np.ndarray,
+                     forehand: int, seat: int, known: dict | None = None) -> np.ndarray:
+    """Seat's payout in each deal hands[w] when the contract is played double-dummy from the
+    first lead (declared by declarer, under these doubles). known: first-lead values already
+    searched, by (search key, deal), read and extended."""
+    rules = cr.rules
+    known = {} if known is None else known
+    olds = _old_masks(cr, contract, declarer, hands)
+    out = np.zeros(hands.shape[0], np.float64)
     k = cr.contract_names.index(contract)
-    forehand = (deal.dealer + 1) % 4
-    res = solve(cr, k, _seats_mask(old), hands, forehand, (), double_seats=doubles,
-                moves=False, line=True)
-    points, tricks = _line_result(cr, k, forehand, res.best_line)
-    return score(rules, contract, old, doubles, points, tricks).payouts[seat]
+    solver = deal_solver(cr)
+    for old in np.unique(olds):
+        rows = np.flatnonzero(olds == old)
+        if rules.contracts[contract].instant:
+            side = [s for s in range(4) if (int(old) >> s) & 1]
+            out[rows] = score(rules, contract, side, [], [0] * 4, [0] * 4).payouts[seat]
+            continue
+        lead = solver.first_lead(k, int(old), doubles, seat)
+        if lead.pay is None:
+            solver.first_lead_line_payouts(lead, hands, rows, forehand, out)
+            continue
+        keys = [(lead.search, hands[w].tobytes()) for w in rows.tolist()]
+        new = np.array([w for w, key in zip(rows.tolist(), keys) if key not in known], np.int64)
+        if new.shape[0]:
+            values = np.zeros(hands.shape[0], np.float64)
+            solver.first_lead_values(lead, hands, new, forehand, values)
+            for w in new.tolist():
+                known[(lead.search, hands[w].tobytes())] = float(values[w])
+        out[rows] = [lead.pay[known[key]] for key in keys]
+    return out
 
 
-def _line_result(cr: CompiledRules, k: int, leader: int, line: list[int]):
-    a = cr.tables
-    o = int(a.c_order[k])
-    points = [0.0] * 4
-    tricks = [0] * 4
-    for t in range(0, len(line), 4):
-        cards = line[t:t + 4]
-        led = w = 0
-        wseat = leader
-        for j, c in enumerate(cards):
-            led, w, wseat = (int(x) for x in play_to_trick(j, c, (leader + j) % 4, a.suit[o, c],
-                                                           a.beat_mask[o, led, w], led, w, wseat))
-        points[wseat] += sum(float(a.card_points[c]) for c in cards)
-        tricks[wseat] += 1
-        leader = wseat
-    return points, tricks
+def _best(legal, totals) -> str:
+    return max(legal, key=lambda a: (totals[legal.index(a)], -legal.index(a)))
 
 
 class PimcBot:
@@ -227,50 +202,41 @@ class PimcBot:
     def __init__(self, params: PimcParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules
         s = Stream((hand_seed + params.seed * 0x9E3779B97F4A7C15) & (2**64 - 1), 20 + seat)
-        self.rng = random.Random(s.next())
+        self.base = s.next()
+        self.book: AuctionBook | None = None
+        self.first_leads: dict = {}  # (search key, deal) -> first-lead value, for this hand
 
     @staticmethod
     def kernel_params(params) -> list[float]:  # pragma: no cover - never in the kernel
         raise TypeError("pimc runs through the reference engine")
+
+    def _book(self, obs: Observation) -> AuctionBook:
+        """The readings of the auction's keys, carried on from call to call of the hand."""
+        if self.book is None or not self.book.extends_to(obs.auction):
+            self.book = AuctionBook(self.rules, obs.dealer, obs.auction)
+        self.book.follow(obs.auction)
+        return self.book
 
     def act(self, obs: Observation) -> str:
         legal = list(obs.legal_actions)
         if len(legal) == 1:
             return legal[0]
         cr = compiled(self.rules)
-        sampler = _Sampler(self.rules, obs, self.rng, self.params.max_tries)
-        history = public_history(obs)
-        totals = {a: 0.0 for a in legal}
-        n = 0
-        if obs.phase == "play":
-            for _ in range(self.params.samples):
-                got = sampler.sample(history)
-                if got is None:
-                    continue
-                _, st = got
-                sign = 1.0 if self.seat in st.old_side else -1.0
-                for card, v in _solve_moves(cr, st).items():
-                    totals[card] += sign * v
-                n += 1
-        else:
-            for _ in range(self.params.auction_samples):
-                got = sampler.sample(history)
-                if got is None:
-                    continue
-                hands, st = got
-                deal = Deal(obs.dealer, tuple(tuple(h) for h in hands))
-                seen: dict[tuple, float] = {}
-                for call in legal:
-                    key = contract_after(st, self.seat, call)
-                    key = (key[0], key[1], tuple(key[2]))
-                    if key not in seen:
-                        seen[key] = payout_of_contract(cr, deal, key[0], key[1], list(key[2]),
-                                                       self.seat)
-                    totals[call] += seen[key]
-                n += 1
-        if n == 0:
+        play = obs.phase == "play"
+        n = self.params.samples if play else self.params.auction_samples
+        # the auction's decisions start from one state: with no card played their samples
+        # differ only by what the calls since rule out, and a world's first-lead values,
+        # searched once, serve every call of this bot's (self.first_leads)
+        state = decision_state(self.base, len(public_history(obs)) if play else 0)
+        worlds = draw_worlds(cr, obs, self._book(obs), n, state, n * self.params.max_tries)
+        if not worlds.readings:
             return legal[0]  # nothing consistent found: should not happen; play safe and legal
-        return max(legal, key=lambda a: (totals[a], -legal.index(a)))
+        if play:
+            values = card_values(cr, obs, worlds.hands, worlds.readings, self.seat)
+        else:
+            values = call_values(cr, obs, worlds.hands, worlds.readings, self.seat,
+                                 self.first_leads)
+        return _best(legal, values.sum(axis=0))
 
 
 class CheatBot:
@@ -293,12 +259,17 @@ class CheatBot:
         if len(legal) == 1:
             return legal[0]
         cr = compiled(self.rules)
+        index = {c: i for i, c in enumerate(cr.cards)}
+        hands = np.array([[sum(1 << index[c] for c in h) for h in state.deal.hands]], np.uint64)
+        obs = state.observation(self.seat)
         if state.phase == "play":
-            values = _solve_moves(cr, state)
-            sign = 1.0 if self.seat in state.old_side else -1.0
-            return max(legal, key=lambda a: (sign * values[a], -legal.index(a)))
-        best = {}
-        for call in legal:
-            c, d, dbl = contract_after(state, self.seat, call)
-            best[call] = payout_of_contract(cr, state.deal, c, d, dbl, self.seat)
-        return max(legal, key=lambda a: (best[a], -legal.index(a)))
+            reading = Reading(state.contract, state.declarer, (state.contract, state.declarer),
+                              tuple(state.double_seats))
+            values = card_values(cr, obs, hands, [reading], self.seat)
+        else:
+            values = np.zeros((1, len(legal)))
+            for j, call in enumerate(legal):
+                c, d, dbl = contract_after(state, self.seat, call)
+                values[0, j] = contract_payouts(cr, c, d, tuple(dbl), hands,
+                                                state.forehand, self.seat)[0]
+        return _best(legal, values[0])

@@ -165,9 +165,10 @@ def _last_trick(rem, leader, hands, suit, beat, cpts):
 
 
 @njit(cache=True, inline='always')
-def _tt_aux(d, s_i):
-    """Node d's leader and both sides' tricks, packed: its table key beside cards and points."""
-    return s_i[d, I_LEADER] | (s_i[d, I_OTR] << 2) | (s_i[d, I_YTR] << 10)
+def _tt_aux(d, s_i, stamp):
+    """Node d's leader and both sides' tricks, and the stamp of the deal searched, packed: its
+    table key beside cards and points (the cards still out fix the hands only within a deal)."""
+    return s_i[d, I_LEADER] | (s_i[d, I_OTR] << 2) | (s_i[d, I_YTR] << 10) | (stamp << 18)
 
 
 @njit(cache=True, inline='always')
@@ -379,9 +380,10 @@ ENTER, NEXT_MOVE, RETURN = 0, 1, 2  # what the search loop does next
 
 
 @njit(cache=True)
-def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt, stack):
+def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt, stack, stamp):
     """Fail-soft alpha-beta value of the root position within (alpha0, beta0). tables: a
-    SolverTables, tt: a TranspositionTable, stack: a SearchStack (unpacked once, here)."""
+    SolverTables, tt: a TranspositionTable, stack: a SearchStack (unpacked once, here); stamp:
+    the deal's mark in the table's keys (a table serves many deals, each under its own stamp)."""
     suit, suit_mask, beat, cpts, strength, play_rules, tparams, vtab = tables
     tt_rem, tt_aux, tt_op, tt_yp, tt_lo, tt_hi = tt
     s_rem, s_i, s_f, s_mv, s_key, stats = stack
@@ -415,7 +417,7 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt
                     mode = RETURN
                     continue
                 # transposition table: trick boundaries with two or more tricks to go
-                aux = _tt_aux(d, s_i)
+                aux = _tt_aux(d, s_i, stamp)
                 slot = _tt_slot(rem, aux, s_f[d, F_OPTS], s_f[d, F_YPTS], tt_bits)
                 s_i[d, I_SLOT] = slot
                 # (the cards first: most slots hold other cards, and an entry's other fields
@@ -438,7 +440,7 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt
                 slot = s_i[d, I_SLOT]
                 if slot >= 0:
                     rem = s_rem[d]
-                    aux = _tt_aux(d, s_i)
+                    aux = _tt_aux(d, s_i, stamp)
                     if tt_rem[slot] == rem and _tt_holds(d, slot, aux, s_f, tt_aux, tt_op, tt_yp):
                         _tt_tighten(d, slot, v, s_f, tt_lo, tt_hi)
                     else:
@@ -473,10 +475,13 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt
 
 @njit(cache=True)
 def _solve_all(root_i, root_f, root_rem, hands, old_mask, tables, tt, stack, move_vals, pv,
-               want_moves, want_pv):
-    """Root value; with want_moves each legal card's value (move_vals[card]); with want_pv a
-    principal variation in pv (-1 after its end). Returns the root value."""
-    value = _search(root_i, root_f, root_rem, -INF, INF, hands, old_mask, tables, tt, stack)
+               wants, stamp):
+    """Root value; with wants[0] (moves) each legal card's value (move_vals[card]); with
+    wants[1] (the line) a principal variation in pv (-1 after its end). Returns the root
+    value."""
+    want_moves, want_pv = wants
+    value = _search(root_i, root_f, root_rem, -INF, INF, hands, old_mask, tables, tt, stack,
+                    stamp)
     if not want_moves and not want_pv:
         return value
     suit, suit_mask, beat, cpts = tables.suit, tables.suit_mask, tables.beat, tables.cpts
@@ -506,13 +511,14 @@ def _solve_all(root_i, root_f, root_rem, hands, old_mask, tables, tt, stack, mov
             _play_card(c, cur_i, cur_f, 0, ci, cf, 0, old_mask, suit, beat, cpts)
             crem = rem & ~(ONE << np.uint64(c))
             if ply == 0 and want_moves:
-                cv = _search(ci[0], cf[0], crem, -INF, INF, hands, old_mask, tables, tt, stack)
+                cv = _search(ci[0], cf[0], crem, -INF, INF, hands, old_mask, tables, tt, stack,
+                             stamp)
                 move_vals[c] = cv
                 hit = cv == target
             elif chosen < 0:
                 # a null window around the target: does this card keep the value?
                 cv = _search(ci[0], cf[0], crem, target - 1e-9, target + 1e-9, hands, old_mask,
-                             tables, tt, stack)
+                             tables, tt, stack, stamp)
                 hit = cv >= target if is_max else cv <= target
             else:
                 hit = False
@@ -530,6 +536,182 @@ def _solve_all(root_i, root_f, root_rem, hands, old_mask, tables, tt, stack, mov
         cur_f = chosen_f
         rem = rem & ~(ONE << np.uint64(chosen))
     return value
+
+
+# ------------------------------------------------------------------------- many deals, one position
+
+
+@njit(cache=True, inline='always')
+def _line_slot(root_i, root_f, pv, old_mask, tables, p_i, p_f):
+    """The outcome slot at the end of the line pv played from the root (p_i, p_f: two rows of
+    scratch)."""
+    tp = tables.tparams
+    win_rule = (tp[0], tp[1], np.int64(tp[2]), np.int64(tp[3]), tp[4] != 0.0, tp[5] != 0.0,
+                tp[6])
+    p_i[0] = root_i
+    p_f[0] = root_f
+    r = 0
+    for ply in range(pv.shape[0]):
+        if pv[ply] < 0:
+            break
+        _play_card(pv[ply], p_i, p_f, r, p_i, p_f, 1 - r, old_mask, tables.suit, tables.beat,
+                   tables.cpts)
+        r = 1 - r
+    return _outcome_slot(p_f[r, F_OPTS], p_f[r, F_YPTS], p_i[r, I_OTR], p_i[r, I_YTR], win_rule)
+
+
+@njit(cache=True)
+def _move_values_of_deals(root_i, root_f, held, rows, moves, old_mask, tables, tt, stack, stamp,
+                          out):
+    """out[w, j]: the value of playing moves[j] at the root when the seats hold held[w], for
+    each w in rows; deal w is searched under stamp + w. Each move is searched with a full
+    window: the root's own value would be one more search."""
+    p_i = root_i.copy().reshape((1, N_I))
+    p_f = root_f.copy().reshape((1, N_F))
+    c_i = np.zeros((1, N_I), np.int64)
+    c_f = np.zeros((1, N_F), np.float64)
+    for w in rows:
+        h = held[w]
+        rem = h[0] | h[1] | h[2] | h[3]
+        for j in range(moves.shape[0]):
+            c = moves[j]
+            _play_card(c, p_i, p_f, 0, c_i, c_f, 0, old_mask, tables.suit, tables.beat,
+                       tables.cpts)
+            out[w, j] = _search(c_i[0], c_f[0], rem & ~(ONE << np.uint64(c)), -INF, INF, h,
+                                old_mask, tables, tt, stack, stamp + w)
+
+
+@njit(cache=True)
+def _line_payouts_of_deals(root_i, root_f, held, rows, old_mask, tables, tt, stack, stamp,
+                           seat_pay, out):
+    """out[w]: one seat's payout (seat_pay by outcome slot) at the end of a best line from the
+    root when the seats hold held[w], for each w in rows (deal w under stamp + w)."""
+    n = root_i.shape[0]
+    pv = np.full(64, -1, np.int64)
+    move_vals = np.full(64, np.nan, np.float64)
+    p_i = np.zeros((2, n), np.int64)
+    p_f = np.zeros((2, root_f.shape[0]), np.float64)
+    for w in rows:
+        h = held[w]
+        rem = h[0] | h[1] | h[2] | h[3]
+        pv[:] = -1
+        _solve_all(root_i, root_f, rem, h, old_mask, tables, tt, stack, move_vals, pv,
+                   (False, True), stamp + w)
+        out[w] = seat_pay[_line_slot(root_i, root_f, pv, old_mask, tables, p_i, p_f)]
+
+
+@njit(cache=True)
+def _values_of_deals(root_i, root_f, held, rows, old_mask, tables, tt, stack, stamp, out):
+    """out[w]: the root's double-dummy value when the seats hold held[w], for each w in rows
+    (deal w under stamp + w)."""
+    for w in rows:
+        h = held[w]
+        rem = h[0] | h[1] | h[2] | h[3]
+        out[w] = _search(root_i, root_f, rem, -INF, INF, h, old_mask, tables, tt, stack,
+                         stamp + w)
+
+
+def _pay_of_value(vtab: np.ndarray, seat_pay: np.ndarray) -> dict[float, float] | None:
+    """{value: seat's payout} if the value of an outcome tells the seat's payout (as it does
+    when the sides split every payment evenly), else None."""
+    pay: dict[float, float] = {}
+    for v, p in zip(vtab.tolist(), seat_pay.tolist()):
+        if pay.setdefault(v, p) != p:
+            return None
+    return pay
+
+
+class DealSolver:
+    """Solves one position in many deals (pimc's sampled worlds) under one transposition table,
+    kept from decision to decision: the table's keys hold each deal's stamp, so no entry of one
+    deal is read in another (the cards still out fix the hands only within one deal), and the
+    table is never cleared."""
+
+    def __init__(self, cr: CompiledRules):
+        self.cr = compiled(cr)
+        nc = self.cr.n_cards
+        self.tt = _transposition_table(min(22, max(10, 3 * (nc // 4) + 2)))
+        self.stack = _search_stack(nc + 2, nc)
+        self.next_stamp = 1  # stamp 0 is `solve`'s, with a table of its own
+        self.first_leads: dict[tuple, FirstLead] = {}
+        self.first_roots: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _stamps(self, n: int) -> np.int64:
+        first = self.next_stamp
+        self.next_stamp += n
+        return np.int64(first)
+
+    def move_values(self, contract: int, old_mask: int, doubles, held: np.ndarray,
+                    rows: np.ndarray, leader: int, trick, points, tricks, moves: np.ndarray,
+                    out: np.ndarray) -> None:
+        """out[w, j]: the double-dummy value (old side minus young side) of playing moves[j]
+        now, in each deal w of rows (held[w]: the cards each seat still holds)."""
+        tables = _solver_tables(self.cr, contract, old_mask, doubles)
+        root_i, root_f = root_rows(tables, old_mask, leader, trick, points, tricks)
+        _move_values_of_deals(root_i, root_f, held, rows, moves, np.int64(old_mask), tables,
+                              self.tt, self.stack, self._stamps(held.shape[0]), out)
+
+    def first_lead(self, contract: int, old_mask: int, doubles, seat: int) -> "FirstLead":
+        """How seat's payout in the contract, played from the first lead, is searched and read
+        (see `FirstLead`)."""
+        key = (contract, old_mask, tuple(doubles), seat)
+        lead = self.first_leads.get(key)
+        if lead is None:
+            lead = self.first_leads[key] = _first_lead(self.cr, contract, old_mask, key[2], seat)
+        return lead
+
+    def _first_root(self, lead: "FirstLead", forehand: int):
+        """The root of a first lead: nothing played, nothing taken, whatever the contract."""
+        root = self.first_roots.get(forehand)
+        if root is None:
+            root = self.first_roots[forehand] = root_rows(lead.tables, lead.old_mask, forehand,
+                                                          (), (0.0,) * 4, (0,) * 4)
+        return root
+
+    def first_lead_values(self, lead: "FirstLead", held: np.ndarray, rows: np.ndarray,
+                          forehand: int, out: np.ndarray) -> None:
+        """out[w]: the value of lead's search in each deal w of rows (read it with lead.pay)."""
+        root_i, root_f = self._first_root(lead, forehand)
+        _values_of_deals(root_i, root_f, held, rows, np.int64(lead.old_mask), lead.tables,
+                         self.tt, self.stack, self._stamps(held.shape[0]), out)
+
+    def first_lead_line_payouts(self, lead: "FirstLead", held: np.ndarray, rows: np.ndarray,
+                                forehand: int, out: np.ndarray) -> None:
+        """out[w]: the seat's payout at the end of a best line from the first lead, in each
+        deal w of rows (when lead.pay cannot read it from the value)."""
+        root_i, root_f = self._first_root(lead, forehand)
+        _line_payouts_of_deals(root_i, root_f, held, rows, np.int64(lead.old_mask), lead.tables,
+                               self.tt, self.stack, self._stamps(held.shape[0]),
+                               lead.seat_pay, out)
+
+
+class FirstLead(NamedTuple):
+    """A contract's first-lead search under some doubles, for one seat. The search runs on the
+    outcome values scaled to at most 1 in size: doubles that scale every price by one factor
+    (and leave the tie rule alone) make the same search, so `search` (its key) is the same and
+    one deal's value serves all of them."""
+
+    search: tuple  # deals searched under equal keys have equal values
+    tables: SolverTables  # the scaled ones
+    old_mask: int
+    seat_pay: np.ndarray  # the seat's payout by outcome slot
+    pay: dict[float, float] | None  # the seat's payout by scaled value; None if it cannot tell
+
+
+def _first_lead(cr: CompiledRules, contract: int, old_mask: int, doubles, seat: int) -> FirstLead:
+    t = _solver_tables(cr, contract, old_mask, doubles)
+    scale = float(np.max(np.abs(t.vtab))) or 1.0
+    tables = t._replace(vtab=t.vtab / scale)
+    seat_pay = _payouts_by_slot(cr, contract, old_mask, doubles)[:, seat].copy()
+    key = (contract, old_mask, t.tparams.tobytes(), tables.vtab.tobytes())
+    return FirstLead(key, tables, old_mask, seat_pay, _pay_of_value(tables.vtab, seat_pay))
+
+
+def _payouts_by_slot(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> np.ndarray:
+    """[outcome slot, seat]: each seat's payout for each outcome of the contract."""
+    doubles = tuple(int(s) for s in double_seats)
+    return table(cr.rules, ("solver payouts", contract, old_mask, doubles),
+                 lambda: _prepare(cr, contract, old_mask, doubles).ptab.reshape(-1, 4))
 
 
 # ---------------------------------------------------------------------------------- Python face
@@ -689,34 +871,14 @@ def _check_position(cr, hands, leader, trick) -> None:
                              f"(leader {leader}, {len(trick)} cards in the trick)")
 
 
-def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, trick=(),
-          points=(0, 0, 0, 0), tricks=(0, 0, 0, 0), double_seats=(), *, moves: bool = True,
-          line: bool = True, tt_bits: int | None = None) -> SolveResult:
-    """Exact double-dummy value of a position (see the module docstring). `hands` are the uint64
-    masks of the cards each seat still holds; `trick` the cards already played to the current
-    trick, led by `leader`. `moves=False` / `line=False` skip move values / the best line."""
-    cr = compiled(cr)
-    a = cr.tables
-    contract = int(contract)
-    old_mask = int(old_mask) & 15
-    points = [float(x) for x in points]
-    tricks = [int(x) for x in tricks]
-    opts = sum(points[s] for s in range(4) if (old_mask >> s) & 1)
-    ypts = sum(points[s] for s in range(4) if not (old_mask >> s) & 1)
-    otr = sum(tricks[s] for s in range(4) if (old_mask >> s) & 1)
-    ytr = sum(tricks[s] for s in range(4) if not (old_mask >> s) & 1)
-    if a.c_instant[contract]:
-        # won at once, without play: at the out price, without doubles or multipliers
-        pay = np.zeros(4, np.float64)
-        pay_out(pay, a.c_won[contract, TIER_OUT], WIN_OLD, old_mask, a.zero_sum, a.lone_once)
-        v = side_value(pay, old_mask)
-        return SolveResult(v, [], {}, 0, None)
-    trick = [int(c) for c in trick]
-    hands_arr = np.array([int(h) for h in hands], np.uint64)
-    _check_position(cr, hands_arr, int(leader), trick)
-    tables = _solver_tables(cr, contract, old_mask, double_seats)
-    # --- the root state: replay the open trick
-    seat = leader = int(leader)
+def root_rows(tables: SolverTables, old_mask: int, leader: int, trick, points, tricks):
+    """The search's root row (integer and float columns): the open trick, led by `leader`,
+    replayed; both sides' points and tricks from each seat's."""
+    opts = sum(float(points[s]) for s in range(4) if (old_mask >> s) & 1)
+    ypts = sum(float(points[s]) for s in range(4) if not (old_mask >> s) & 1)
+    otr = sum(int(tricks[s]) for s in range(4) if (old_mask >> s) & 1)
+    ytr = sum(int(tricks[s]) for s in range(4) if not (old_mask >> s) & 1)
+    seat = leader
     led = wcard = 0
     wseat = leader
     tpts = 0.0
@@ -731,6 +893,31 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
         [seat, len(trick), leader, led, wcard, wseat, otr, ytr]
     root_f = np.zeros(N_F, np.float64)
     root_f[F_TPTS], root_f[F_OPTS], root_f[F_YPTS] = tpts, opts, ypts
+    return root_i, root_f
+
+
+def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, trick=(),
+          points=(0, 0, 0, 0), tricks=(0, 0, 0, 0), double_seats=(), *, moves: bool = True,
+          line: bool = True, tt_bits: int | None = None) -> SolveResult:
+    """Exact double-dummy value of a position (see the module docstring). `hands` are the uint64
+    masks of the cards each seat still holds; `trick` the cards already played to the current
+    trick, led by `leader`. `moves=False` / `line=False` skip move values / the best line."""
+    cr = compiled(cr)
+    a = cr.tables
+    contract = int(contract)
+    old_mask = int(old_mask) & 15
+    if a.c_instant[contract]:
+        # won at once, without play: at the out price, without doubles or multipliers
+        pay = np.zeros(4, np.float64)
+        pay_out(pay, a.c_won[contract, TIER_OUT], WIN_OLD, old_mask, a.zero_sum, a.lone_once)
+        v = side_value(pay, old_mask)
+        return SolveResult(v, [], {}, 0, None)
+    trick = [int(c) for c in trick]
+    hands_arr = np.array([int(h) for h in hands], np.uint64)
+    _check_position(cr, hands_arr, int(leader), trick)
+    tables = _solver_tables(cr, contract, old_mask, double_seats)
+    root_i, root_f = root_rows(tables, old_mask, int(leader), trick, points, tricks)
+    seat = int(root_i[I_SEAT])
     rem = 0
     for h in hands_arr:
         rem |= int(h)
@@ -741,7 +928,7 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     pv = np.full(max(n_left, 1), -1, np.int64)
     stack = _search_stack(n_left + 2, cr.n_cards)
     value = _solve_all(root_i, root_f, np.uint64(rem), hands_arr, old_mask, tables,
-                       _transposition_table(tt_bits), stack, move_vals, pv, moves, line)
+                       _transposition_table(tt_bits), stack, move_vals, pv, (moves, line), 0)
     mv = {int(c): float(move_vals[c]) for c in range(cr.n_cards) if not np.isnan(move_vals[c])}
     best = [int(c) for c in pv if c >= 0] if line else []
     return SolveResult(float(value), best, mv, int(stack.stats[0]), seat if rem else None)

@@ -1,0 +1,424 @@
+"""Worlds for pimc: deals of the cards one seat cannot see, uniform among the deals consistent
+with everything that seat saw.
+
+What the seat saw splits in two:
+- the play: each seat's number of cards and the cards it played, and what each card shows it
+  could not hold (`Constraints.allowed`): a card x was not in a seat's hand if holding it would
+  have made the card it played illegal (failing to follow, to trump or to beat). Legality under
+  `allowed_cards` is by tiers (beating the suit led, the suit led, beating trumps, ...: a card may
+  be played unless the hand holds a card of a higher tier), so a card x is ruled out exactly when
+  the two-card hand {played card, x} forbids the played card;
+- the auction: every call was legal. Whether a call is legal depends on the hands only through
+  which seats meet which predicate (contract eligibility, restriction holdings), so a deal's
+  predicates, as one integer key (`_predicate_key`), decide whether the auction replays on it,
+  and, if nobody bid, which contract it makes. pimc asks the reference engine once per key.
+
+`Constraints` is built once per decision. The compiled `sample_worlds` then deals the unseen cards
+card by card, each to a seat with probability proportional to the number of consistent completions
+(counted once per decision, `count_completions`), so every deal consistent with the play is equally
+likely; deals whose predicate key is known to contradict the auction are redrawn, which keeps the
+draw uniform among the deals consistent with both.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..engine.bits import ONE, ZERO, allowed_cards
+from ..engine.draws import GOLDEN, mix64
+from ..engine.jit import kernel_jit
+from ..engine.reference import Deal, IllegalAction, Observation, State
+from ..engine.steps import eval_pred, form_teams, play_to_trick
+from ..rules.cache import table
+from ..rules.compile import CompiledRules
+
+U11 = np.uint64(11)
+TWO_POW_53 = float(2 ** 53)
+
+
+class Constraints(NamedTuple):
+    """What one seat knows of the deal, as arrays for the compiled sampler."""
+
+    seat: int
+    dealer: int
+    known: np.ndarray  # uint64[seat]: cards known to have been dealt to it (own: all; else played)
+    free: np.ndarray  # int64[i]: the unseen cards, to deal
+    allowed: np.ndarray  # uint64[seat]: the unseen cards it may hold
+    need: np.ndarray  # int64[seat]: how many unseen cards it holds
+    others: np.ndarray  # int64[3]: the other seats
+
+
+class Predicates(NamedTuple):
+    """The predicate programs of `RuleTables` (contract eligibility, restriction holdings)."""
+
+    p_op: np.ndarray
+    p_mask: np.ndarray
+    p_a: np.ndarray
+    p_b: np.ndarray
+    p_start: np.ndarray
+    p_end: np.ndarray
+    stack: np.ndarray  # scratch for the programs
+
+
+def predicates(cr: CompiledRules) -> Predicates:
+    t = cr.tables
+    return Predicates(t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end,
+                      np.zeros(max(int(t.pred_stack), 1), np.bool_))
+
+
+def plays_of(obs: Observation, index: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """(card, seat) of every card played so far, in order."""
+    cards, seats = [], []
+    for t in obs.tricks:
+        for j, c in enumerate(t.cards):
+            cards.append(index[c])
+            seats.append((t.leader + j) % 4)
+    return np.array(cards, np.int64), np.array(seats, np.int64)
+
+
+def constraints(cr: CompiledRules, obs: Observation, orders: list[int]) -> Constraints:
+    """The constraints of obs's seat on the unseen cards, under the card orders of every contract
+    the hand may be played in (a card is ruled out for a seat only if every order rules it out)."""
+    index = {c: i for i, c in enumerate(cr.cards)}
+    cards, seats = plays_of(obs, index)
+    known = np.zeros(4, np.uint64)
+    for c, s in zip(cards.tolist(), seats.tolist()):
+        known[s] |= np.uint64(1 << c)
+    own = 0
+    for c in obs.dealt:
+        own |= 1 << index[c]
+    known[obs.seat] = np.uint64(own)
+    seen = own
+    for k in known.tolist():
+        seen |= int(k)
+    free_mask = ((1 << cr.n_cards) - 1) & ~seen
+    per_seat = cr.n_cards // 4
+    need = np.array([0 if s == obs.seat else per_seat - bin(int(known[s])).count("1")
+                     for s in range(4)], np.int64)
+    allowed = np.zeros(4, np.uint64)
+    t = cr.tables
+    p = cr.rules.play
+    for o in orders:
+        _add_allowed(cards, seats, np.uint64(free_mask), _order_arrays(cr, o), p.follow_suit,
+                     p.trump_when_void, p.must_beat, allowed)
+    allowed[obs.seat] = ZERO
+    others = np.array([s for s in range(4) if s != obs.seat], np.int64)
+    free = np.array([c for c in range(cr.n_cards) if (free_mask >> c) & 1], np.int64)
+    return Constraints(obs.seat, obs.dealer, known, free, allowed, need, others)
+
+
+def _order_arrays(cr: CompiledRules, o: int):
+    t = cr.tables
+    return table(cr.rules, ("sampler order", o),
+                 lambda: (np.ascontiguousarray(t.suit[o], np.int64),
+                          np.ascontiguousarray(t.suit_mask[o]),
+                          np.ascontiguousarray(t.beat_mask[o])))
+
+
+@kernel_jit()
+def _add_allowed(cards, seats, free, order, follow, trump_void, must_beat, allowed):
+    """Adds to allowed[seat] the unseen cards (free) each seat may hold after playing cards[i]
+    (by seats[i]) in tricks of four from the first, under one card order (suit, suit masks,
+    beating cards): a card is ruled out when holding it beside the card played would have made
+    that card illegal (see the module docstring)."""
+    suit, suit_mask, beat = order
+    ruled_out = (ZERO, ZERO, ZERO, ZERO)
+    led = wcard = wseat = 0
+    for i in range(cards.shape[0]):
+        pos = i % 4
+        c = cards[i]
+        bit = ONE << np.uint64(c)
+        s = seats[i]
+        if pos > 0:
+            m = free
+            while m:
+                xb = m & (~m + ONE)
+                m ^= xb
+                ok = allowed_cards(bit | xb, pos, suit_mask[led], suit_mask[0], beat[led, wcard],
+                                   follow, trump_void, must_beat)
+                if not ok & bit:
+                    ruled_out = _or_at(ruled_out, s, xb)
+        led, wcard, wseat = play_to_trick(pos, c, s, suit[c], beat[led, wcard], led, wcard, wseat)
+    for s in range(4):
+        allowed[s] |= free & ~ruled_out[s]
+
+
+@kernel_jit(inline='always')
+def _or_at(masks, s, bit):
+    """The four masks with bit added to mask s."""
+    a, b, c, d = masks
+    if s == 0:
+        return a | bit, b, c, d
+    if s == 1:
+        return a, b | bit, c, d
+    if s == 2:
+        return a, b, c | bit, d
+    return a, b, c, d | bit
+
+
+# --------------------------------------------------------------------------- counting and drawing
+
+
+@kernel_jit()
+def count_completions(free, allowed, others, need, ways):
+    """ways[i, x, y]: the number of ways to deal the unseen cards free[i:] so that the first
+    other seat gets x of them, the second y and the third the rest, each only cards it may hold
+    (ways: float64, at least (len(free) + 1, need[first] + 1, need[second] + 1))."""
+    n = free.shape[0]
+    a, b, c = others[0], others[1], others[2]
+    nc = need[c]
+    for x in range(ways.shape[1]):
+        for y in range(ways.shape[2]):
+            ways[n, x, y] = 0.0
+    ways[n, 0, 0] = 1.0
+    for i in range(n - 1, -1, -1):
+        bit = ONE << np.uint64(free[i])
+        ok_a, ok_b, ok_c = allowed[a] & bit, allowed[b] & bit, allowed[c] & bit
+        left = n - i
+        for x in range(need[a] + 1):
+            for y in range(need[b] + 1):
+                z = left - x - y
+                w = 0.0
+                if z < 0 or z > nc:
+                    ways[i, x, y] = w
+                    continue
+                if x > 0 and ok_a:
+                    w += ways[i + 1, x - 1, y]
+                if y > 0 and ok_b:
+                    w += ways[i + 1, x, y - 1]
+                if z > 0 and ok_c:
+                    w += ways[i + 1, x, y]
+                ways[i, x, y] = w
+
+
+@kernel_jit(inline='always')
+def _uniform(state):
+    """(a uniform float in [0, 1), the next state): one SplitMix64 step."""
+    state = state + GOLDEN
+    return np.float64(mix64(state) >> U11) / TWO_POW_53, state
+
+
+@kernel_jit(inline='always')
+def _deal_one(cons, ways, state, out, w):
+    """Deals the unseen cards into row w of out (which holds the known cards already), each
+    deal consistent with the play equally likely; returns the next state."""
+    seat, dealer, known, free, allowed, need, others = cons
+    a, b, c = others[0], others[1], others[2]
+    x, y, z = need[a], need[b], need[c]
+    for i in range(free.shape[0]):
+        bit = ONE << np.uint64(free[i])
+        wa = ways[i + 1, x - 1, y] if x > 0 and allowed[a] & bit else 0.0
+        wb = ways[i + 1, x, y - 1] if y > 0 and allowed[b] & bit else 0.0
+        wc = ways[i + 1, x, y] if z > 0 and allowed[c] & bit else 0.0
+        u, state = _uniform(state)
+        u *= wa + wb + wc
+        if wa > 0.0 and (u < wa or wb + wc == 0.0):
+            out[w, a] |= bit
+            x -= 1
+        elif wb > 0.0 and (u < wa + wb or wc == 0.0):
+            out[w, b] |= bit
+            y -= 1
+        else:
+            out[w, c] |= bit
+            z -= 1
+    return state
+
+
+@kernel_jit(inline='always')
+def _predicate_key(preds, hands, w, dealer, n_pred):
+    """Which seat meets which predicate in deal w of hands, as bits (predicate * 4 + seat);
+    with more than 16 predicates a 64-bit hash of those bits."""
+    p_op, p_mask, p_a, p_b, p_start, p_end, stack = preds
+    key = ZERO
+    for p in range(n_pred):
+        for s in range(4):
+            if eval_pred(p, hands[w, s], (s - dealer + 3) % 4, p_op, p_mask, p_a, p_b, p_start,
+                         p_end, stack):
+                bit = np.uint64(p * 4 + s)
+                if n_pred <= 16:
+                    key |= ONE << bit
+                else:
+                    key = mix64(key ^ ((bit + ONE) * GOLDEN))
+    return key
+
+
+@kernel_jit(inline='always')
+def _is_listed(sorted_keys, key):
+    lo, hi = 0, sorted_keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if sorted_keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < sorted_keys.shape[0] and sorted_keys[lo] == key
+
+
+@kernel_jit()
+def sample_worlds(cons, ways, preds, bad_keys, state, max_draws, hands, keys):
+    """Fills the rows of hands (uint64[world, seat]: the cards dealt) with deals consistent with
+    cons, and keys with their predicate keys, redrawing a deal whose key is in bad_keys (sorted)
+    up to max_draws draws in all. Returns (rows filled, draws made, next state); no row if
+    nothing is consistent with the play."""
+    known = cons.known
+    if ways[0, cons.need[cons.others[0]], cons.need[cons.others[1]]] == 0.0:
+        return 0, max_draws, state
+    n_pred = preds.p_start.shape[0]
+    filled = 0
+    draws = 0
+    while filled < hands.shape[0] and draws < max_draws:
+        draws += 1
+        for s in range(4):
+            hands[filled, s] = known[s]
+        state = _deal_one(cons, ways, state, hands, filled)
+        key = _predicate_key(preds, hands, filled, cons.dealer, n_pred)
+        if not _is_listed(bad_keys, key):
+            keys[filled] = key
+            filled += 1
+    return filled, draws, state
+
+
+def decision_state(base: int, history_length: int) -> np.uint64:
+    """The sampler's starting state for a decision: from the bot's seed and how many public
+    actions precede it, so a decision's samples depend on its seed and observation only."""
+    z = (int(base) ^ (history_length * 0x9E3779B97F4A7C15)) & (2 ** 64 - 1)
+    return np.uint64(z)
+
+
+@kernel_jit()
+def old_sides(team, team_mask, team_cards, k, declarer, hands, out):
+    """out[w]: the old side (seat bits) of contract k declared by declarer in deal hands[w]
+    (team, team_mask: the contract's kind and team cards; see `form_teams`)."""
+    for w in range(hands.shape[0]):
+        out[w] = form_teams(team, team_mask, team_cards, k, declarer,
+                            (hands[w, 0], hands[w, 1], hands[w, 2], hands[w, 3]))
+
+
+def public_history(obs: Observation) -> list[tuple[int, str]]:
+    """Every public action so far, in order: the calls, then the cards."""
+    out = [(s, c) for s, c in obs.auction]
+    for t in obs.tricks:
+        out += [((t.leader + j) % 4, c) for j, c in enumerate(t.cards)]
+    return out
+
+
+def replay(rules, dealer: int, hands: list[list[str]], history) -> State | None:
+    """The state after `history` on this deal, or None if the deal contradicts it."""
+    return _continued(State(rules, Deal(dealer, tuple(tuple(h) for h in hands))), history)
+
+
+class Reading(NamedTuple):
+    """What the auction so far makes of the deals of one predicate key."""
+
+    contract: str | None  # the contract played, once the auction is over
+    declarer: int | None
+    implied: tuple[str, int | None]  # the contract if nobody bids (and its declarer)
+    double_seats: tuple[int, ...]  # public, the same for every key
+
+
+class AuctionBook:
+    """Predicate keys read against an auction as it grows (see the module docstring): a key's
+    deals replay the auction or none does, and make the same contract. Each key is replayed by
+    the reference engine on the first deal drawn with it, and its state is carried on through
+    the calls said since when it is met again; a key the auction contradicts stays contradicted
+    by every longer auction."""
+
+    def __init__(self, rules, dealer: int, auction):
+        self.rules, self.dealer, self.auction = rules, dealer, tuple(auction)
+        self.states: dict[int, tuple[State, int]] = {}  # key -> (its state, calls applied)
+        self.readings: dict[int, Reading] = {}  # of the keys read against this auction
+        self.bad_keys = np.zeros(0, np.uint64)
+
+    def extends_to(self, auction) -> bool:
+        return tuple(auction[:len(self.auction)]) == self.auction
+
+    def follow(self, auction) -> None:
+        """Read keys against `auction` from now on (it extends the auction so far)."""
+        if len(auction) != len(self.auction):
+            self.auction = tuple(auction)
+            self.readings = {}
+
+    def knows(self, key: int) -> bool:
+        return key in self.readings
+
+    def read(self, key: int, hands: list[list[str]] | None) -> Reading | None:
+        """The reading of a key (hands: a deal with that key, needed unless `knows(key)`), or
+        None if the auction contradicts it."""
+        if key in self.readings:
+            return self.readings[key]
+        if key in self.states:
+            st, n = self.states[key]
+            st = _continued(st, self.auction[n:])
+        else:
+            st = replay(self.rules, self.dealer, hands, self.auction)
+        if st is None:
+            self.states.pop(key, None)
+            self.bad_keys = np.sort(np.append(self.bad_keys, np.uint64(key)))
+            return None
+        self.states[key] = (st, len(self.auction))
+        reading = Reading(st.contract, st.declarer, st.implied_contract(),
+                          tuple(st.double_seats))
+        self.readings[key] = reading
+        return reading
+
+
+def _continued(state: State, calls) -> State | None:
+    """state after the calls, or None if one of them is not legal there."""
+    for seat, call in calls:
+        if state.current_player() != seat:
+            return None
+        try:
+            state.apply_action(call)
+        except IllegalAction:
+            return None
+    return state
+
+
+class Worlds(NamedTuple):
+    hands: np.ndarray  # uint64[world, seat]: the cards dealt
+    readings: list[Reading]  # each world's reading of the auction
+
+
+def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
+                state: np.uint64, max_draws: int) -> Worlds:
+    """Up to n worlds (fewer only if max_draws draws found no more) consistent with all obs's
+    seat saw, uniformly, from the sampler state given."""
+    t = cr.tables
+    if obs.bid is not None:
+        orders = [int(t.c_order[cr.contract_names.index(obs.bid)])]
+    else:
+        orders = sorted({int(t.c_order[k]) for k in t.no_bid})
+    cons = constraints(cr, obs, orders)
+    a, b = cons.others[0], cons.others[1]
+    ways = np.zeros((cons.free.shape[0] + 1, cons.need[a] + 1, cons.need[b] + 1), np.float64)
+    count_completions(cons.free, cons.allowed, cons.others, cons.need, ways)
+    preds = predicates(cr)
+    history = public_history(obs)
+    kept_hands, readings = [], []
+    hands = np.zeros((n, 4), np.uint64)
+    keys = np.zeros(n, np.uint64)
+    while len(readings) < n and max_draws > 0:
+        want = n - len(readings)
+        filled, draws, state = sample_worlds(cons, ways, preds, book.bad_keys, state, max_draws,
+                                             hands[:want], keys[:want])
+        state = np.uint64(state)  # numba hands a uint64 back as a Python int
+        max_draws -= draws
+        for w in range(filled):
+            key = int(keys[w])
+            reading = book.read(key, None if book.knows(key) else _names(cr, hands[w]))
+            if reading is None:
+                continue
+            # the play rules out cards exactly under one card order; under several, replay
+            if len(orders) > 1 and replay(cr.rules, obs.dealer, _names(cr, hands[w]),
+                                          history) is None:
+                continue
+            kept_hands.append(hands[w].copy())
+            readings.append(reading)
+    out = np.array(kept_hands, np.uint64).reshape(-1, 4)
+    return Worlds(out, readings)
+
+
+def _names(cr: CompiledRules, row) -> list[list[str]]:
+    return [[cr.cards[c] for c in range(cr.n_cards) if (int(h) >> c) & 1] for h in row]

@@ -1,0 +1,182 @@
+"""pimc's sampler (kopsim.bots.sampler): every world it draws is consistent with what the seat
+saw, each consistent world is drawn about equally often, and a decision's samples follow from its
+seed and observation."""
+
+import itertools
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from kopsim.bots import bot_spec
+from kopsim.bots.sampler import (AuctionBook, count_completions, constraints, decision_state,
+                                 draw_worlds, public_history, replay)
+from kopsim.engine.reference import Deal, State
+from kopsim.engine.rng import hand_seed
+from kopsim.rules.cache import compiled
+from kopsim.rules.load import load_ruleset
+
+
+def _names(cr, row):
+    return [[c for j, c in enumerate(cr.cards) if (int(h) >> j) & 1] for h in row]
+
+
+def _state_after(rules, seed: int, dealer: int, tricks_done: int, cards: int, rng,
+                 passing: bool = False) -> State:
+    """A hand after its auction (random calls, or passes if passing), `tricks_done` tricks and
+    `cards` more cards."""
+    state = State(rules, Deal.from_seed(rules, seed, dealer))
+    while state.phase == "auction":
+        legal = state.legal_actions()
+        state.apply_action("pass" if passing and "pass" in legal
+                           else legal[rng.randrange(len(legal))])
+    for _ in range(4 * tricks_done + cards):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    return state
+
+
+def _consistent_deals(rules, state: State, seat: int) -> set[tuple]:
+    """Every deal of the cards `seat` cannot see that replays the whole public history (and
+    deals seat its own cards), by brute force over the reference engine: each as the other
+    seats' sorted hands."""
+    history = [(s, c) for s, c in state.auction]
+    history += [((t.leader + j) % 4, c) for t in state.tricks for j, c in enumerate(t.cards)]
+    history += [((state.leader + j) % 4, c) for j, c in enumerate(state.trick)]
+    others = [s for s in range(4) if s != seat]
+    played = {s: [c for c in state.deal.hands[s] if c not in state.held[s]] for s in others}
+    hidden = sorted(c for s in others for c in state.held[s])
+    sizes = [len(state.held[s]) for s in others]
+    found = set()
+    for first in itertools.combinations(hidden, sizes[0]):
+        rest = [c for c in hidden if c not in first]
+        for second in itertools.combinations(rest, sizes[1]):
+            third = tuple(c for c in rest if c not in second)
+            hands = [None] * 4
+            hands[seat] = list(state.deal.hands[seat])
+            for s, part in zip(others, (first, second, third)):
+                hands[s] = played[s] + list(part)
+            if replay(rules, state.deal.dealer, hands, history) is not None:
+                found.add(tuple(tuple(sorted(hands[s])) for s in others))
+    return found
+
+
+@pytest.mark.parametrize("name", ["kop", "baska", "kop-sportowy"])
+def test_every_consistent_world_is_drawn_about_equally_often(name):
+    rules = load_ruleset(name)
+    cr = compiled(rules)
+    rng = random.Random(4)
+    checked = 0
+    for i in range(40):
+        state = _state_after(rules, hand_seed(9, i), i % 4, 2, rng.randrange(0, 4), rng)
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        obs = state.observation(seat)
+        truth = _consistent_deals(rules, state, seat)
+        if not 3 <= len(truth) <= 60:
+            continue
+        n = 200 * len(truth)
+        worlds = draw_worlds(cr, obs, AuctionBook(rules, obs.dealer, obs.auction), n,
+                             np.uint64(i), 100 * n)
+        others = [s for s in range(4) if s != seat]
+        drawn = Counter(tuple(tuple(sorted(_names(cr, row)[s])) for s in others)
+                        for row in worlds.hands)
+        assert set(drawn) == truth  # each consistent world, and no other
+        # uniform: each world's count within 5 binomial standard deviations of n / worlds
+        p = 1 / len(truth)
+        sd = (n * p * (1 - p)) ** 0.5
+        assert all(abs(k - n * p) < 5 * sd for k in drawn.values()), drawn
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_completions_are_counted_exactly():
+    # a hand-counted end position: 6 unseen cards, two each; the first other seat is void in
+    # two of them (it may hold 4), the others may hold any
+    free = np.arange(6, dtype=np.int64)
+    allowed = np.array([0b111100, 0, 0b111111, 0b111111], np.uint64)
+    need = np.array([2, 0, 2, 2], np.int64)
+    ways = np.zeros((7, 3, 3))
+    count_completions(free, allowed, np.array([0, 2, 3], np.int64), need, ways)
+    # seat 0 takes 2 of its 4 cards (6 ways), the other two split the 4 left (6 ways)
+    assert ways[0, 2, 2] == 36.0
+    allowed[0] = np.uint64(0b000001)  # only one card it may hold, but it needs two
+    count_completions(free, allowed, np.array([0, 2, 3], np.int64), need, ways)
+    assert ways[0, 2, 2] == 0.0
+
+
+def test_a_decision_draws_the_same_worlds_for_the_same_seed_and_observation():
+    rules = load_ruleset("kop")
+    cr = compiled(rules)
+    state = _state_after(rules, hand_seed(3, 1), 1, 1, 1, random.Random(2))
+    seat = state.current_player()
+    obs = state.observation(seat)
+
+    def draw(base):
+        start = decision_state(base, len(public_history(obs)))
+        return draw_worlds(cr, obs, AuctionBook(rules, obs.dealer, obs.auction), 24, start,
+                           4800).hands
+
+    assert np.array_equal(draw(17), draw(17))
+    assert not np.array_equal(draw(17), draw(18))
+    # and the bot's decision, from a fresh bot or one that has decided before
+    spec = bot_spec("pimc")
+    bot = spec.make(hand_seed(3, 1), seat, rules)
+    first = bot.act(obs)
+    assert bot.act(obs) == first == spec.make(hand_seed(3, 1), seat, rules).act(obs)
+
+
+def test_constraints_rule_out_exactly_what_the_play_showed():
+    rules = load_ruleset("kop")
+    cr = compiled(rules)
+    rng = random.Random(8)
+    for i in range(30):
+        state = _state_after(rules, hand_seed(6, i), i % 4, 1, rng.randrange(0, 4), rng)
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        cons = constraints(cr, state.observation(seat), [int(cr.tables.c_order[
+            cr.contract_names.index(state.contract)])])
+        index = {c: j for j, c in enumerate(cr.cards)}
+        for s in range(4):
+            if s == seat:
+                continue
+            held = sum(1 << index[c] for c in state.held[s])
+            assert held & ~int(cons.allowed[s]) == 0  # the true hand is never ruled out
+            assert int(cons.need[s]) == len(state.held[s])
+
+
+def test_worlds_are_consistent_when_the_contract_may_be_played_in_either_of_two_orders():
+    # baska with cicha played in gran's card order: when nobody bids, whether cicha or normal is
+    # played (in different orders) depends on the hidden cards, so the play rules cards out
+    # only under both orders, and each world is replayed
+    from kopsim.rules.load import load_raw, ruleset_from_dict
+
+    data, _ = load_raw("baska")
+    data["contracts"]["cicha"]["order"] = data["contracts"]["gran"]["order"]
+    rules = ruleset_from_dict(data)
+    cr = compiled(rules)
+    orders = {int(cr.tables.c_order[k]) for k in cr.tables.no_bid}
+    assert len(orders) == 2
+    rng = random.Random(2)
+    checked = 0
+    for i in range(30):
+        state = _state_after(rules, hand_seed(13, i), i % 4, 1, rng.randrange(0, 4), rng,
+                             passing=True)
+        if state.is_terminal() or state.bid is not None:
+            continue
+        seat = state.current_player()
+        obs = state.observation(seat)
+        worlds = draw_worlds(cr, obs, AuctionBook(rules, obs.dealer, obs.auction), 8,
+                             np.uint64(i), 8000)
+        assert len(worlds.readings) == 8
+        for row in worlds.hands:
+            hands = _names(cr, row)
+            hands[seat] = list(state.deal.hands[seat])
+            assert replay(rules, obs.dealer, hands, public_history(obs)) is not None
+        checked += 1
+    assert checked >= 5
