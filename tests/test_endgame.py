@@ -137,3 +137,25 @@ def test_counted_by_hand_a_void_and_a_failure_to_beat_remove_deals():
                      + [perm[others.index(s)]] for s in range(4)]
             by_hand += replay(KOP, state.deal.dealer, hands, _history(state)) is not None
         assert 1 <= deals == by_hand <= 6
+
+
+def test_hidden_cards_never_change_an_endgame_card():
+    """The hidden-card reshuffle of tests/test_bots.py, at endgame positions: the cards the others
+    hold are dealt again among them, the history still legal, and the card stays the same."""
+    from test_bots import _reshuffle_hidden
+
+    ev = bot_spec(EV)
+    rng = random.Random(7)
+    checked = 0
+    for state in _endgame_positions(KOP, 8, first_place=0, seed=5):
+        seat = state.current_player()
+        other = _reshuffle_hidden(state, seat, rng)
+        if other is None:
+            continue
+        assert other.observation(seat) == state.observation(seat)
+        card, _ = endgame_choice(compiled(KOP), state.observation(seat), ev.make(0, seat, KOP).prm)
+        assert card >= 0
+        assert (ev.make(0, seat, KOP).act(state.observation(seat))
+                == ev.make(0, seat, KOP).act(other.observation(seat)))
+        checked += 1
+    assert checked >= 5
