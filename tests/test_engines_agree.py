@@ -22,6 +22,8 @@ LINEUPS = {
     "heuristic": ["heuristic"] * 4,
     "mixed": ["heuristic", "random", {"name": "heuristic", "solo": 2.2, "smear": 0.0}, "random"],
     "ev": [{"name": "ev", "deals": 2000, "rounds": 2}, "heuristic"] * 2,
+    "ev-endgame": [{"name": "ev", "deals": 2000, "rounds": 2, "endgame_tricks": 3,
+                    "endgame_worlds": 400}, "heuristic"] * 2,  # from the lead, two tricks deep
 }
 
 

@@ -8,12 +8,13 @@ import numpy as np
 from numba import njit
 
 from kopsim import load_ruleset
-from kopsim.bots import bot_spec, ev, heuristic
+from kopsim.bots import bot_spec, endgame, ev, heuristic
 from kopsim.engine import kernel, loop, steps
 from kopsim.rules.cache import compiled
 
 COMPILED_CORE = [loop._play_batch, steps.eval_preds, heuristic.heur_call, heuristic.relations,
-                 heuristic.heur_card, heuristic.strength, ev.ev_call, ev.hand_key, ev.call_order]
+                 heuristic.heur_card, heuristic.strength, ev.ev_call, ev.hand_key, ev.call_order,
+                 endgame._solve_endgame]
 
 
 def test_the_kernel_and_the_kernel_bots_are_compiled_without_reference_counts():

@@ -5,8 +5,11 @@ The bot holds a table of values, learnt by self-play in the batch kernel (`kopsi
 hand of `key`, in `position` (0 forehand .. 3 dealer), when the auction has reached `context`
 (which contract is in force, if any, and whether this seat bid it), everyone playing on as the
 bot does. A gain is the seat's payout less the four seats' mean payout: the payout itself under
-zero-sum scoring, and under winners-only scoring what the call wins against the others. At each call it makes the legal call of highest value. Its cards are the heuristic's,
-played in the contract's order with the partnerships inferred as the heuristic infers them.
+zero-sum scoring, and under winners-only scoring what the call wins against the others. At
+each call it makes the legal call of highest value. Its cards are the heuristic's, played in
+the contract's order with the partnerships inferred as the heuristic infers them, except in the
+last tricks, which it solves exactly over every deal of the unseen cards that fits what it has
+seen (`kopsim.bots.endgame`).
 
 The key of a hand: for small decks (at most `EXACT_KEYS` possible hands, e.g. the 1,820 four-card
 hands of a 16-card deck) the hand itself, by its combinatorial rank; for larger decks the
@@ -30,6 +33,7 @@ from ..engine.codes import BOT_EV, CALL_BID
 from ..engine.reference import Observation
 from ..rules.cache import compiled
 from ..rules.compile import card_mask
+from .endgame import P_ENDGAME, P_WORLDS, endgame_choice
 from .heuristic import HeuristicBot, HeuristicParams, strength
 
 EXACT_KEYS = 5000  # up to this many possible hands, each hand is its own key
@@ -50,11 +54,20 @@ class EvParams(BaseModel):
                           description="weight of the coarser estimate for rarely seen hands")
     seed: int = Field(0, ge=0, lt=2**63, description="seed of the calibration deals")
     smear: float = Field(1.0, description="smear points on a partner's trick (1) or not (0)")
+    endgame_tricks: int = Field(2, ge=0, le=16,
+                                description="solve the last tricks exactly from this many "
+                                            "before the end (0: never; kopsim.bots.endgame)")
+    endgame_worlds: int = Field(6, ge=1, le=100_000,
+                                description="and only where the unseen cards can be dealt in "
+                                            "at most this many ways (its cost)")
 
 
 def kernel_row(params: EvParams) -> list[float]:
     heuristic = HeuristicParams(smear=params.smear)
-    return HeuristicBot.kernel_params(heuristic) + [0.0]  # the table index, set per line-up
+    row = HeuristicBot.kernel_params(heuristic) + [0.0]  # the table index, set per line-up
+    row += [0.0] * (P_WORLDS + 1 - len(row))
+    row[P_ENDGAME], row[P_WORLDS] = float(params.endgame_tricks), float(params.endgame_worlds)
+    return row
 
 
 # ------------------------------------------------------------------------------------ hand keys
@@ -137,7 +150,7 @@ def n_contexts(n_contracts: int, n_chain: int) -> int:
 class EvBot(HeuristicBot):
     name = "ev"
     Params = EvParams
-    kernel_kind = BOT_EV  # runs in the batch kernel (ev_call, then the heuristic's cards)
+    kernel_kind = BOT_EV  # runs in the batch kernel (ev_call; endgame_card, else heur_card)
 
     def __init__(self, params: EvParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules
@@ -149,6 +162,11 @@ class EvBot(HeuristicBot):
 
     def act(self, obs: Observation) -> str:
         if obs.phase != "auction":
+            if len(obs.hand) <= self.params.endgame_tricks:
+                cr = compiled(self.rules)
+                card, _ = endgame_choice(cr, obs, self.prm)
+                if card >= 0:
+                    return cr.cards[card]
             return super().act(obs)
         from .calibrate import calibrated
         cr, power, ctab = self._compiled()

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..engine import botcalls
 from ..engine.codes import BOT_EV, BOT_HEURISTIC, BOT_RANDOM
+from .endgame import endgame_card
 from .ev import P_TABLE, EvBot, ev_call
 from .heuristic import HeuristicBot, heur_call, heur_card, relations
 from .random import RandomBot
@@ -27,6 +28,7 @@ def _fill_slots() -> None:
     botcalls.heuristic_relations = relations
     botcalls.heuristic_card = heur_card
     botcalls.ev_call = ev_call
+    botcalls.ev_endgame_card = endgame_card
 
 
 _fill_slots()

@@ -21,5 +21,7 @@ heuristic_relations = None
 heuristic_card = None
 
 # BOT_EV: ev_call(calls, m, hand, position, context, order, ctab, power, values, binom, edges,
-# params) -> index of the call; its cards are the heuristic kind's (heuristic_card)
+# params) -> index of the call; ev_endgame_card(t, sc, seat, allowed, leader, bid, bidder, nd,
+# forehand, params) -> its card in the last tricks, or -1 (then it plays heuristic_card)
 ev_call = None
+ev_endgame_card = None

@@ -59,6 +59,22 @@ class Scratch(NamedTuple):
     tricks: np.ndarray
     pay: np.ndarray
     streams: np.ndarray  # each seat's stream of draws, for the random kind
+    seq: np.ndarray  # the cards played so far, in the order played
+    # the ev bot's endgame (kopsim.bots.endgame): a deal of the unseen cards and its solution
+    eg_played: np.ndarray  # [seat] the cards it has played
+    eg_left: np.ndarray  # [seat] the cards the deal gives it now
+    eg_dealt: np.ndarray  # [seat] and as dealt
+    eg_points: np.ndarray  # [seat] points and tricks taken along the line searched
+    eg_tricks: np.ndarray
+    eg_pay: np.ndarray
+    eg_value: np.ndarray  # [card] the payout of playing it, summed over the deals
+    eg_chk: np.ndarray  # [play, (seat, card, place in trick)] the past plays the deals must fit
+    eg_chk_m: np.ndarray  # [play, (suit led, cards beating the winner, cards held besides)]
+    eg_forbid: np.ndarray  # [seat] the unseen cards its plays show it does not hold
+    eg_ctx: np.ndarray  # the deal's contract, sides, ... (kopsim.bots.endgame X_*)
+    eg_node_i: np.ndarray  # [card played, column] the search's stack (kopsim.bots.endgame)
+    eg_node_u: np.ndarray
+    eg_node_f: np.ndarray
 
 
 class Outcomes(NamedTuple):
@@ -94,7 +110,15 @@ def scratch_for(t) -> Scratch:
         believed_decl=np.zeros(4, np.int64), who_played=np.full(nc, -1, np.int64),
         trick=np.full(4, -1, np.int64), rel=np.zeros(4, np.int64), points=np.zeros(4, np.float64),
         tricks=np.zeros(4, np.int64), pay=np.zeros(4, np.float64),
-        streams=np.zeros(4, np.uint64))
+        streams=np.zeros(4, np.uint64), seq=np.full(nc, -1, np.int64),
+        eg_played=np.zeros(4, np.uint64), eg_left=np.zeros(4, np.uint64),
+        eg_dealt=np.zeros(4, np.uint64), eg_points=np.zeros(4, np.float64),
+        eg_tricks=np.zeros(4, np.int64), eg_pay=np.zeros(4, np.float64),
+        eg_value=np.zeros(nc, np.float64), eg_chk=np.zeros((nc, 3), np.int64),
+        eg_chk_m=np.zeros((nc, 3), np.uint64), eg_forbid=np.zeros(4, np.uint64),
+        eg_ctx=np.zeros(8, np.int64),
+        eg_node_i=np.zeros((nc, 7), np.int64), eg_node_u=np.zeros((nc, 2), np.uint64),
+        eg_node_f=np.zeros((nc, 5), np.float64))
 
 
 # Every function here is compiled without numba's reference counting (`kernel_jit`): the kernel
@@ -351,11 +375,18 @@ def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken):
 
 
 @kernel_jit(inline='always')
-def _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder):
-    """The card seat plays from allowed: its bot's choice."""
+def _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder, nd, forehand):
+    """The card seat plays from allowed: its bot's choice (the ev kind's in the last tricks is
+    its endgame's, where that applies; else it plays as the heuristic kind)."""
     b = lu.seat_bot[h, seat]
-    if lu.bot_kind[b] == BOT_RANDOM:
+    kind = lu.bot_kind[b]
+    if kind == BOT_RANDOM:
         return nth_bit(allowed, _draw_seat(sc.streams, seat, popcount(allowed)))
+    if kind == BOT_EV:
+        card = botcalls.ev_endgame_card(t, sc, seat, allowed, leader, bid, bidder, nd, forehand,
+                                        lu.bot_params[b])
+        if card >= 0:
+            return card
     k = bid if bid >= 0 else sc.believed_k[seat]
     decl = bidder if bid >= 0 else sc.believed_decl[seat]
     botcalls.heuristic_relations(sc.rel, seat, sc.hands[seat], k, decl, lu.h_ctab,
@@ -366,10 +397,11 @@ def _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder):
 
 
 @kernel_jit(inline='always')
-def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder):
+def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder, nd):
     """Plays the tricks of hand h in contract's card order; each trick's points and the trick
     go to its winner (sc.points, sc.tricks)."""
     o = t.c_order[contract]
+    forehand = leader
     for c in range(t.n_cards):
         sc.who_played[c] = -1
     for s in range(4):
@@ -393,8 +425,9 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder):
                 allowed = called_card_duties(allowed, sc.left[seat], i, led == called_suit,
                                              called, t.suit_mask[o, called_suit],
                                              t.c_run_away[contract])
-            card = _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder)
+            card = _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder, nd, forehand)
             sc.trick[i] = card
+            sc.seq[4 * n + i] = card
             sc.who_played[card] = seat
             sc.left[seat] &= ~(ONE << np.uint64(card))
             out.cards[h, 4 * n + i] = card
@@ -410,25 +443,26 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder):
 
 
 @kernel_jit(inline='always')
-def _score(t, sc, contract, old, nd):
-    """(winner, tier, counted doubles, value) of the hand played in contract."""
+def score_hand(t, points, tricks, double_seats, contract, old, nd, dealt):
+    """(winner, tier, counted doubles, value) of the hand played in contract (points, tricks:
+    each seat's; double_seats[:nd]: who doubled; dealt: each seat's cards as dealt, for the
+    Laufende). The ev bot's endgame prices its lines here."""
     old_pts, young_pts, old_tricks, young_tricks, n_old = 0.0, 0.0, 0, 0, 0
     for s in range(4):
         if (old >> s) & 1:
-            old_pts += sc.points[s]
-            old_tricks += sc.tricks[s]
+            old_pts += points[s]
+            old_tricks += tricks[s]
             n_old += 1
         else:
-            young_pts += sc.points[s]
-            young_tricks += sc.tricks[s]
-    counted, last = count_doubles(sc.double_seats, nd, old, t.c_max_doubles[contract])
+            young_pts += points[s]
+            young_tricks += tricks[s]
+    counted, last = count_doubles(double_seats, nd, old, t.c_max_doubles[contract])
     lone_won = n_old == 1 and not t.c_won_tiered[contract]
     lone_lost = n_old == 1 and not t.c_lost_tiered[contract]
     winner, tier = classify(old_pts, young_pts, old_tricks, young_tricks, t.win_points,
                             t.schneider_max_old, t.schneider_max, t.c_goal[contract],
                             tie_winner(t.tie_rule, counted, last), lone_won, lone_lost)
-    added = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, contract, sc.hands,
-                           old)
+    added = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, contract, dealt, old)
     v = price(t.c_won, t.c_lost, t.c_mult, contract, winner, tier, counted, t.tie_value,
               t.factor, added)
     return winner, tier, counted, v
@@ -475,8 +509,9 @@ def _play_batch(seeds, dealers, t, lu, sc, out):
             if t.c_thrown_in[contract]:  # nobody plays: nobody wins, nothing is paid
                 winner, tier, v = WIN_NOBODY, TIER_THROWN_IN, 0.0
         else:
-            _play_tricks(t, lu, sc, out, h, forehand, contract, declarer, bid, bidder)
-            winner, tier, counted, v = _score(t, sc, contract, old, nd)
+            _play_tricks(t, lu, sc, out, h, forehand, contract, declarer, bid, bidder, nd)
+            winner, tier, counted, v = score_hand(t, sc.points, sc.tricks, sc.double_seats,
+                                                  contract, old, nd, sc.hands)
         pay_out(sc.pay, v, winner, old, t.zero_sum, t.lone_once)
         out.contract[h], out.declarer[h], out.old[h] = contract, declarer, old
         out.doubles[h], out.winner[h], out.tier[h] = counted, winner, tier
