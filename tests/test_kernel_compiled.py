@@ -12,7 +12,8 @@ from kopsim.bots import bot_spec, endgame, ev, heuristic
 from kopsim.engine import kernel, loop, steps
 from kopsim.rules.cache import compiled
 
-COMPILED_CORE = [loop._play_batch, steps.eval_preds, heuristic.heur_call, heuristic.relations,
+COMPILED_CORE = [loop._play_batch, loop._play_batch_ev, steps.eval_preds, heuristic.heur_call,
+                 heuristic.relations,
                  heuristic.heur_card, heuristic.strength, ev.ev_call, ev.hand_key, ev.call_order,
                  endgame._solve_endgame]
 

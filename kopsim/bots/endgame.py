@@ -355,7 +355,17 @@ def endgame_card(t, sc, seat, allowed, leader, bid, bidder, nd, forehand, prm):
     since it (their seats in sc.double_seats); forehand: the first seat to lead. (The test of
     the window is inlined into the kernel; the search is a call, as inlining it too made the
     kernel take minutes to compile.)"""
-    if popcount(sc.left[seat]) > prm[P_ENDGAME] or popcount(allowed) < 2:
+    tricks_left = popcount(sc.left[seat])
+    if tricks_left > prm[P_ENDGAME] or popcount(allowed) < 2:
+        return -1
+    # the cap on the deals, tested before the call: handing the search the rules and scratch
+    # tuples costs more than a hand's play where it would find too many deals anyway
+    pos = 0
+    while pos < 4 and sc.trick[pos] >= 0:
+        pos += 1
+    na = tricks_left - (1 if ((seat + 1) % 4 - leader) % 4 < pos else 0)
+    nb = tricks_left - (1 if ((seat + 2) % 4 - leader) % 4 < pos else 0)
+    if _deals_bound(popcount(_public_cards(t, sc, seat)), na, nb) > prm[P_WORLDS]:
         return -1
     return _solve_endgame(t, sc, seat, allowed, leader, bid, bidder, nd, forehand, prm)
 

@@ -54,7 +54,7 @@ class EvParams(BaseModel):
                           description="weight of the coarser estimate for rarely seen hands")
     seed: int = Field(0, ge=0, lt=2**63, description="seed of the calibration deals")
     smear: float = Field(1.0, description="smear points on a partner's trick (1) or not (0)")
-    endgame_tricks: int = Field(2, ge=0, le=16,
+    endgame_tricks: int = Field(0, ge=0, le=16,
                                 description="solve the last tricks exactly from this many "
                                             "before the end (0: never; kopsim.bots.endgame)")
     endgame_worlds: int = Field(6, ge=1, le=100_000,

@@ -375,14 +375,14 @@ def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken):
 
 
 @kernel_jit(inline='always')
-def _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder, nd, forehand):
+def _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder, nd, forehand, endgame):
     """The card seat plays from allowed: its bot's choice (the ev kind's in the last tricks is
     its endgame's, where that applies; else it plays as the heuristic kind)."""
     b = lu.seat_bot[h, seat]
     kind = lu.bot_kind[b]
     if kind == BOT_RANDOM:
         return nth_bit(allowed, _draw_seat(sc.streams, seat, popcount(allowed)))
-    if kind == BOT_EV:
+    if endgame and kind == BOT_EV:
         card = botcalls.ev_endgame_card(t, sc, seat, allowed, leader, bid, bidder, nd, forehand,
                                         lu.bot_params[b])
         if card >= 0:
@@ -397,7 +397,7 @@ def _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder, nd, forehand)
 
 
 @kernel_jit(inline='always')
-def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder, nd):
+def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder, nd, endgame):
     """Plays the tricks of hand h in contract's card order; each trick's points and the trick
     go to its winner (sc.points, sc.tricks)."""
     o = t.c_order[contract]
@@ -425,7 +425,8 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder, nd)
                 allowed = called_card_duties(allowed, sc.left[seat], i, led == called_suit,
                                              called, t.suit_mask[o, called_suit],
                                              t.c_run_away[contract])
-            card = _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder, nd, forehand)
+            card = _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder, nd, forehand,
+                                endgame)
             sc.trick[i] = card
             sc.seq[4 * n + i] = card
             sc.who_played[card] = seat
@@ -483,39 +484,56 @@ def _deal_hand(t, lu, sc, out, h, seed, dealer):
                sc.stack)
 
 
+@kernel_jit(inline='always')
+def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame):
+    """Plays hand h from seeds[h], dealt by dealers[h]: deal, contract, auction, teams, tricks,
+    score; each rule is a step of `kopsim.engine.steps`, each decision a kernel bot's. endgame
+    (a constant of each kernel): may an ev bot's card play solve the last tricks?"""
+    dealer = dealers[h]
+    forehand = (dealer + 1) % 4
+    _deal_hand(t, lu, sc, out, h, np.uint64(seeds[h]), dealer)
+    imp, imp_decl = _no_bid_contract(t, sc.elig, forehand)
+    _believe_no_bid(t, sc.elig, sc.believed_k, sc.believed_decl)
+    contract, declarer = _dealt_contract(t, sc.elig, forehand)
+    bid, bidder, nd = -1, -1, 0
+    if contract >= 0:
+        out.ncalls[h] = 0
+    else:
+        bid, bidder, nd = _auction(t, lu, sc, out, h, forehand, imp, imp_decl)
+        contract, declarer = (bid, bidder) if bid >= 0 else (imp, imp_decl)
+    old = form_teams(t.c_team[contract], t.c_team_mask[contract], t.c_team_cards, contract,
+                     declarer, sc.hands)
+    for s in range(4):
+        sc.points[s], sc.tricks[s], sc.pay[s] = 0.0, 0, 0.0
+    if t.c_instant[contract]:  # won at once, at the out price, without doubles
+        winner, tier, counted, v = WIN_OLD, TIER_INSTANT, 0, t.c_won[contract, TIER_OUT]
+        if t.c_thrown_in[contract]:  # nobody plays: nobody wins, nothing is paid
+            winner, tier, v = WIN_NOBODY, TIER_THROWN_IN, 0.0
+    else:
+        _play_tricks(t, lu, sc, out, h, forehand, contract, declarer, bid, bidder, nd, endgame)
+        winner, tier, counted, v = score_hand(t, sc.points, sc.tricks, sc.double_seats,
+                                              contract, old, nd, sc.hands)
+    pay_out(sc.pay, v, winner, old, t.zero_sum, t.lone_once)
+    out.contract[h], out.declarer[h], out.old[h] = contract, declarer, old
+    out.doubles[h], out.winner[h], out.tier[h] = counted, winner, tier
+    for s in range(4):
+        out.points[h, s] = sc.points[s]
+        out.tricks[h, s] = sc.tricks[s]
+        out.payouts[h, s] = sc.pay[s]
+
+
+# Two kernels, the ev bots' endgame call compiled only into the second: a call handing over the
+# rules and scratch tuples (hundreds of arguments) cost every other line-up a fifth of its speed
+# by its mere presence in the card loop, even never taken.
 @kernel_jit()
 def _play_batch(seeds, dealers, t, lu, sc, out):
-    """Plays hand h from seeds[h], dealt by dealers[h]: deal, contract, auction, teams, tricks,
-    score; each rule is a step of `kopsim.engine.steps`, each decision a kernel bot's."""
+    """Plays every hand of the batch (`_play_hand`); a line-up without ev bots."""
     for h in range(seeds.shape[0]):
-        dealer = dealers[h]
-        forehand = (dealer + 1) % 4
-        _deal_hand(t, lu, sc, out, h, np.uint64(seeds[h]), dealer)
-        imp, imp_decl = _no_bid_contract(t, sc.elig, forehand)
-        _believe_no_bid(t, sc.elig, sc.believed_k, sc.believed_decl)
-        contract, declarer = _dealt_contract(t, sc.elig, forehand)
-        bid, bidder, nd = -1, -1, 0
-        if contract >= 0:
-            out.ncalls[h] = 0
-        else:
-            bid, bidder, nd = _auction(t, lu, sc, out, h, forehand, imp, imp_decl)
-            contract, declarer = (bid, bidder) if bid >= 0 else (imp, imp_decl)
-        old = form_teams(t.c_team[contract], t.c_team_mask[contract], t.c_team_cards, contract,
-                         declarer, sc.hands)
-        for s in range(4):
-            sc.points[s], sc.tricks[s], sc.pay[s] = 0.0, 0, 0.0
-        if t.c_instant[contract]:  # won at once, at the out price, without doubles
-            winner, tier, counted, v = WIN_OLD, TIER_INSTANT, 0, t.c_won[contract, TIER_OUT]
-            if t.c_thrown_in[contract]:  # nobody plays: nobody wins, nothing is paid
-                winner, tier, v = WIN_NOBODY, TIER_THROWN_IN, 0.0
-        else:
-            _play_tricks(t, lu, sc, out, h, forehand, contract, declarer, bid, bidder, nd)
-            winner, tier, counted, v = score_hand(t, sc.points, sc.tricks, sc.double_seats,
-                                                  contract, old, nd, sc.hands)
-        pay_out(sc.pay, v, winner, old, t.zero_sum, t.lone_once)
-        out.contract[h], out.declarer[h], out.old[h] = contract, declarer, old
-        out.doubles[h], out.winner[h], out.tier[h] = counted, winner, tier
-        for s in range(4):
-            out.points[h, s] = sc.points[s]
-            out.tricks[h, s] = sc.tricks[s]
-            out.payouts[h, s] = sc.pay[s]
+        _play_hand(seeds, dealers, t, lu, sc, out, h, False)
+
+
+@kernel_jit()
+def _play_batch_ev(seeds, dealers, t, lu, sc, out):
+    """Plays every hand of the batch (`_play_hand`); a line-up with ev bots."""
+    for h in range(seeds.shape[0]):
+        _play_hand(seeds, dealers, t, lu, sc, out, h, True)
