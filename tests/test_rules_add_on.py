@@ -7,22 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from kopsim.engine.reference import State
 from kopsim.errors import InputError
 from kopsim.rules.load import load_raw, load_ruleset, ruleset_from_dict
 
-from deals import make_deal  # tests/deals.py
+from deals import after_calls as after  # tests/deals.py
 
 KNOB = Path(__file__).parent / "data" / "knobs" / "baska-du-add-on.toml"
-PLAIN = {0: ["AH", "10H", "QC", "AC"], 1: ["QS", "QH", "AS", "10S"],
-         2: ["QD", "JC", "JS", "10C"], 3: ["JH", "JD", "AD", "10D"]}
-
-
-def after(rules, calls):
-    st = State(rules, make_deal(3, PLAIN))
-    for call in calls:
-        st.apply_action(call)
-    return st
 
 
 def test_the_bidder_adds_du_and_keeps_the_doubles():

@@ -4,25 +4,15 @@ two players wanting the same class the earlier one keeps it."""
 
 import pytest
 
-from kopsim.engine.reference import State
 from kopsim.errors import InputError
 from kopsim.rules.load import load_raw, load_ruleset, ruleset_from_dict
 from kopsim.rules.show import show
 from pathlib import Path
 
-from deals import make_deal  # tests/deals.py
+from deals import after_calls as after  # tests/deals.py
 
 KNOB = Path(__file__).parent / "data" / "knobs" / "kop-bid-classes.toml"
 # dealer 3, forehand 0; nobody holds both black queens (no wesele)
-PLAIN = {0: ["AH", "10H", "QC", "AC"], 1: ["QS", "QH", "AS", "10S"],
-         2: ["QD", "JC", "JS", "10C"], 3: ["JH", "JD", "AD", "10D"]}
-
-
-def after(rules, calls):
-    st = State(rules, make_deal(3, PLAIN))
-    for call in calls:
-        st.apply_action(call)
-    return st
 
 
 def test_a_later_seat_cannot_take_a_class_an_earlier_seat_holds():

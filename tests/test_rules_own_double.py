@@ -6,28 +6,19 @@ offer it. Sides are those the contract in force forms on the deal."""
 import numpy as np
 
 from kopsim.engine.kernel import play_batch
-from kopsim.engine.reference import State
 from kopsim.rules.load import load_raw, ruleset_from_dict
 from kopsim.rules.compile import compile_rules
 
-from deals import make_deal  # tests/deals.py
+from deals import PLAIN, make_deal  # tests/deals.py
+from deals import after_calls as after
 
 # dealer 3, forehand 0. Q♣ at 0 and Q♠ at 1: the normal game's old side is {0, 1}.
-PLAIN = {0: ["AH", "10H", "QC", "AC"], 1: ["QS", "QH", "AS", "10S"],
-         2: ["QD", "JC", "JS", "10C"], 3: ["JH", "JD", "AD", "10D"]}
 
 
 def kop(own_side: str):
     data, _ = load_raw("kop")
     data["doubling"] = {**data["doubling"], "own_side": own_side}
     return ruleset_from_dict(data)
-
-
-def after(rules, seq):
-    st = State(rules, make_deal(3, PLAIN))
-    for call in seq:
-        st.apply_action(call)
-    return st
 
 
 def test_ignored_offers_the_partner_a_double_that_does_not_count():
