@@ -74,7 +74,7 @@ def _all_six_experiment(tmp: Path) -> Path:
 # holds its deals, variants and overrides, without a calibration per variant in the suite.
 RECORDED_BOTS = {"quickstart": 'bots = ["heuristic", "random", "heuristic", "random"]',
                  "kop-variants": 'bots = "heuristic"', "baska-vs-kop": 'bots = "heuristic"',
-                 "zolo-price": 'bots = "heuristic"',
+                 "zolo-price": 'bots = "heuristic"', "schafkopf-packs": 'bots = "heuristic"',
                  "tournament": 'bots = ["heuristic", "random", "heuristic", "random"]',
                  "perfect-information": 'bots = ["cheat-dd", "heuristic", "pimc", "heuristic"]'}
 

@@ -4,17 +4,16 @@ Sauspiel 10, Solo and Wenz 50; Schneider +10 and Schwarz +10 (the declarers free
 the defenders from 30); Laufende 10 each, from 3 Obers and Unters in Sauspiel and Solo, from 2
 Unters in Wenz, counted for whichever side holds them ("with" or "without"); Tout twice the
 game (a flat price: the tier is recorded as "lone"); Kontra and Re double; 60:60 is lost by the declarers. A Sauspiel's two losers each pay one
-winner; a soloist collects from or pays each of the three. The ruleset is
-tests/data/knobs/schafkopf-draft.toml, which the engines' cross-check also plays."""
+winner; a soloist collects from or pays each of the three. The ruleset is the bundled
+`schafkopf` (docs/rules/BUNDLED.md §8), which the engines' cross-check also plays."""
 
-from pathlib import Path
 
 import pytest
 
 from kopsim.engine.scoring import score
 from kopsim.rules.load import load_ruleset
 
-RULES = load_ruleset(Path(__file__).parent / "data" / "knobs" / "schafkopf-draft.toml")
+RULES = load_ruleset("schafkopf")
 OBERS_UNTERS = ["QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD"]
 
 
@@ -140,7 +139,7 @@ def test_a_thrown_in_contract_pays_nothing_and_is_not_played():
     from kopsim.errors import InputError
     from kopsim.rules.load import load_raw, ruleset_from_dict
 
-    data, _ = load_raw(Path(__file__).parent / "data" / "knobs" / "schafkopf-draft.toml")
+    data, _ = load_raw("schafkopf")
     data["contracts"]["thrown in"]["payout"] = {"won": 5}
     data["contracts"]["wenz"]["thrown_in"] = True
     with pytest.raises(InputError) as e:
