@@ -58,6 +58,12 @@ class BotSpec:
     def kernel_params(self) -> list[float]:
         return list(self.cls.kernel_params(self.params))
 
+    def cannot_play(self, rules) -> str | None:
+        """Why this bot cannot play the ruleset (a bot class may say: `cannot_play(rules)`),
+        or None."""
+        check = getattr(self.cls, "cannot_play", None)
+        return check(rules) if check is not None else None
+
     def make(self, hand_seed: int, seat: int, rules=None):
         return self.cls(self.params, hand_seed, seat, rules)
 

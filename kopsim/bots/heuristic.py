@@ -32,7 +32,8 @@ V_POWER, V_POINTS = 0, 1
 
 
 class HeuristicParams(BaseModel):
-    """Thresholds on hand strength (≈ tricks the hand takes alone, 0–4). The defaults come from
+    """Thresholds on hand strength (≈ tricks the hand takes alone, counted as out of 4 whatever
+    the number of tricks: so they mean the same share of the tricks in every deck). The defaults come from
     duplicate duels of each setting against the others on kop (coordinate search, 40,000 deals
     a setting); experiments can sweep them."""
 
@@ -55,8 +56,10 @@ def heuristic_tables(cr: CompiledRules) -> tuple[np.ndarray, np.ndarray]:
 
     power[o, c, V_POWER]: trumps from 1.0 (top) down to 0.1 (lowest); a plain suit's top card
     0.55, its second
-    0.2, the rest 0.05 — the chance, roughly, that the card takes a trick for a lone player.
-    ctab columns: team (0 holders, 1 called, 2 alone), all_tricks, order, instant, bid position,
+    0.2, the rest 0.05 — the chance, roughly, that the card takes a trick for a lone player —
+    scaled to a game of 4 tricks (halved with 8 tricks), so that the thresholds, tuned on
+    16-card Kop, ask the same share of the tricks of every deck.
+    ctab columns: team (0 holders, 1 called, 2 alone, 3 each), all_tricks, order, instant, bid position,
     first team card index, number of team cards. power[o, c, V_POINTS]: the card's points (so
     that the card decision reads one table).
     """
@@ -65,14 +68,15 @@ def heuristic_tables(cr: CompiledRules) -> tuple[np.ndarray, np.ndarray]:
     index = {c: i for i, c in enumerate(cards)}
     orders = list(r.orders)
     power = np.zeros((len(orders), len(cards), 2), np.float64)
+    scale = 16.0 / len(cards)  # 4 / tricks a hand
     for oi, name in enumerate(orders):
         o = r.orders[name]
         n = len(o.trumps)
         for i, c in enumerate(o.trumps):
-            power[oi, index[c], V_POWER] = 1.0 - 0.9 * i / max(n - 1, 1)
+            power[oi, index[c], V_POWER] = (1.0 - 0.9 * i / max(n - 1, 1)) * scale
         for group in o.plain.values():
             for i, c in enumerate(group):
-                power[oi, index[c], V_POWER] = (0.55, 0.2)[i] if i < 2 else 0.05
+                power[oi, index[c], V_POWER] = ((0.55, 0.2)[i] if i < 2 else 0.05) * scale
         power[oi, :, V_POINTS] = cr.tables.card_points
     a = cr.tables
     K = len(cr.contract_names)
@@ -117,8 +121,10 @@ def heur_call(calls, m, hand, seat, bid, bidder, imp, imp_decl, K, ctab, power, 
         if ctab[k, 0] == 2:
             want = s >= (prm[P_DU] if ctab[k, 1] else prm[P_SOLO])
         elif ctab[k, 0] == 1:
-            # wesele: with a hand too weak to play the silent game alone
-            want = imp_decl != seat or s < prm[P_CICHA]
+            # wesele: with a hand too weak to play the silent game alone; a partner game
+            # whose declarer would not play alone otherwise (Sauspiel): with half the strength
+            # a lone game asks, the partner bringing the rest
+            want = s < prm[P_CICHA] if imp_decl == seat else s >= prm[P_SOLO] / 2
         else:
             want = s >= prm[P_TEAM_DOUBLE]
         if want and ctab[k, 4] > best_pos:
@@ -162,6 +168,11 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
         rel[s] = 0
     rel[seat] = 2
     team = ctab[k, 0]
+    if team == 3:  # each for himself
+        for s in range(4):
+            if s != seat:
+                rel[s] = -1
+        return
     if team == 2:
         for s in range(4):
             if s != seat:

@@ -190,6 +190,16 @@ def contract_payouts(cr: CompiledRules, contract: str, declarer, doubles, hands:
     return out
 
 
+def two_sided(rules) -> str | None:
+    """Why the double-dummy search cannot play the ruleset: it searches two sides, and a hand
+    played each for himself (Ramsch) has four; None if it can."""
+    each = [n for n, c in rules.contracts.items() if c.team == "each"]
+    if each:
+        return (f"its double-dummy search plays two sides, and {each[0]!r} is played each for "
+                "himself")
+    return None
+
+
 def _best(legal, totals) -> str:
     return max(legal, key=lambda a: (totals[legal.index(a)], -legal.index(a)))
 
@@ -198,6 +208,8 @@ class PimcBot:
     name = "pimc"
     Params = PimcParams
     kernel_kind = None  # plain Python: plays through the reference engine
+
+    cannot_play = staticmethod(two_sided)
 
     def __init__(self, params: PimcParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules
@@ -246,6 +258,8 @@ class CheatBot:
     Params = CheatParams
     kernel_kind = None
     sees_all = True  # `play_hand` gives it the whole state; no fair line-up should include it
+
+    cannot_play = staticmethod(two_sided)
 
     def __init__(self, params: CheatParams, hand_seed: int, seat: int, rules=None):
         self.seat, self.rules = seat, rules

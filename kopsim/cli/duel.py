@@ -23,12 +23,17 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     import json
 
+    from ..errors import InputError, Problem
     from ..experiments.duel import duel, parse_bot
     from ..rules.load import load_ruleset
 
     rules = load_ruleset(args.ruleset)
     a = parse_bot(args.a, "--a")
     b = parse_bot(args.b, "--b")
+    for flag, bot in (("--a", a), ("--b", b)):
+        why = bot.cannot_play(rules)
+        if why:
+            raise InputError([Problem(flag, "", f"{bot.label} cannot play {rules.name}: {why}")])
     res = duel(rules, a, b, args.deals, args.seed, args.jobs, progress=not args.json
                and sys.stderr.isatty())
     print(json.dumps(res.to_json()) if args.json else clean(res.text()))

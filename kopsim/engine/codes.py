@@ -21,12 +21,16 @@ TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIE_OLD_SIDE_LOSES = range(3)
 TIE_RULES = ("last_double_loses", "nobody_wins", "old_side_loses")
 
 # --- what the old side must do to win (contracts.*.goal)
-GOAL_POINTS, GOAL_ALL_TRICKS, GOAL_NO_TRICKS = range(3)
-GOAL_NAMES = ("points", "all_tricks", "no_tricks")
+GOAL_POINTS, GOAL_ALL_TRICKS, GOAL_NO_TRICKS, GOAL_FEWEST_POINTS = range(4)
+GOAL_NAMES = ("points", "all_tricks", "no_tricks", "fewest_points")
 
 # --- how a contract forms the old side
-TEAM_HOLDERS, TEAM_CALLED, TEAM_ALONE = range(3)
-TEAM_NAMES = ("holders", "called", "alone")
+TEAM_HOLDERS, TEAM_CALLED, TEAM_ALONE, TEAM_EACH = range(4)
+TEAM_NAMES = ("holders", "called", "alone", "each")
+
+# --- who of the seats tied on the most points loses a hand played each for himself (Ramsch)
+LOSER_HIGHEST_TRUMP, LOSER_MOST_TRICKS = range(2)
+LOSER_RULES = ("highest_trump", "most_tricks")
 
 # --- auction styles
 STYLE_OPEN, STYLE_ASK, STYLE_SINGLE = range(3)

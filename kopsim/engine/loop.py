@@ -14,13 +14,13 @@ import numpy as np
 from .bits import ONE, ZERO, allowed_cards, nth_bit, popcount
 from . import botcalls
 from .codes import (BOT_EV, BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_SINGLE,
-                    TEAM_ALONE, TEAM_HOLDERS, TIER_INSTANT, TIER_OUT, TIER_THROWN_IN,
-                    WIN_NOBODY, WIN_OLD)
+                    TEAM_ALONE, TEAM_EACH, TEAM_HOLDERS, TIER_INSTANT, TIER_LONE, TIER_OUT,
+                    TIER_THROWN_IN, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
 from .draws import STREAM, draw, mix64
 from .jit import kernel_jit
 from .steps import (called_card, called_card_duties, classify, count_doubles, deal, deal_given,
-                    eval_preds, form_teams, laufende_value, pay_out, play_to_trick, price,
-                    tie_winner)
+                    each_alone_result, eval_preds, form_teams, jungfrau_factor, laufende_value,
+                    pay_out, play_to_trick, price, tie_winner)
 
 
 class Lineup(NamedTuple):
@@ -470,6 +470,22 @@ def score_hand(t, points, tricks, double_seats, contract, old, nd, dealt):
 
 
 @kernel_jit(inline='always')
+def score_each_alone(t, sc, contract, forehand):
+    """(old, winner, tier, counted doubles, value) of a hand played each for himself (Ramsch):
+    the loser, or a Durchmarsch's winner, settles alone with the three others at the flat price,
+    doubled by each seat without a trick (Jungfrau) when the loser pays."""
+    old, winner = each_alone_result(sc.points, sc.tricks, sc.who_played,
+                                    t.trump_rank[t.c_order[contract]], t.c_ramsch_loser[contract],
+                                    t.c_durch_points[contract], t.c_durch_all[contract],
+                                    t.n_cards // 4, forehand)
+    v = price(t.c_won, t.c_lost, t.c_mult, contract, winner, TIER_LONE, 0, t.tie_value,
+              t.factor, 0.0)
+    if winner == WIN_YOUNG and t.c_jungfrau[contract]:
+        v *= jungfrau_factor(sc.tricks)
+    return old, winner, TIER_LONE, 0, v
+
+
+@kernel_jit(inline='always')
 def _deal_hand(t, lu, sc, out, h, seed, dealer):
     """Deals hand h (shuffled from its seed, or as calibration gives it), seeds each seat's
     stream, and works out who meets which condition (sc.elig)."""
@@ -511,8 +527,11 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame):
             winner, tier, v = WIN_NOBODY, TIER_THROWN_IN, 0.0
     else:
         _play_tricks(t, lu, sc, out, h, forehand, contract, declarer, bid, bidder, nd, endgame)
-        winner, tier, counted, v = score_hand(t, sc.points, sc.tricks, sc.double_seats,
-                                              contract, old, nd, sc.hands)
+        if t.c_team[contract] == TEAM_EACH:
+            old, winner, tier, counted, v = score_each_alone(t, sc, contract, forehand)
+        else:
+            winner, tier, counted, v = score_hand(t, sc.points, sc.tricks, sc.double_seats,
+                                                  contract, old, nd, sc.hands)
     pay_out(sc.pay, v, winner, old, t.zero_sum, t.lone_once)
     out.contract[h], out.declarer[h], out.old[h] = contract, declarer, old
     out.doubles[h], out.winner[h], out.tier[h] = counted, winner, tier

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from .rng import shuffled
 from ..rules.cache import table
 from ..rules.model import POSITIONS, Order, Play, Ruleset
-from .scoring import Outcome, score
+from .scoring import Outcome, each_alone, score
 
 PASS = "pass"
 DOUBLE = "double"  # the generic name restrictions use for "any double"
@@ -142,8 +142,11 @@ def called_card_of(rules: Ruleset, deal: Deal, contract: str, declarer: int | No
 
 def old_side_of(rules: Ruleset, deal: Deal, contract: str, declarer: int | None) -> list[int]:
     """The old side of a contract on a deal: the holders of its team cards, the declarer and
-    the holder of the first team card he lacks, or the declarer alone."""
+    the holder of the first team card he lacks, or the declarer alone; each for himself, nobody
+    until the play is over (`scoring.each_alone`)."""
     c = rules.contracts[contract]
+    if c.team == "each":
+        return []
     if c.team == "holders":
         return sorted({s for s in range(4) for card in c.team_cards if card in deal.hands[s]})
     assert declarer is not None
@@ -472,6 +475,12 @@ class State:
 
     def _finish(self) -> None:
         assert self.contract is not None
+        if self.rules.contracts[self.contract].team == "each":
+            played_by = {c: (t.leader + i) % 4 for t in self.tricks for i, c in enumerate(t.cards)}
+            self.old_side, self.outcome = each_alone(self.rules, self.contract, self.points,
+                                                     self.tricks_won, played_by, self.forehand)
+            self.phase, self.turn = "done", None
+            return
         self.outcome = score(self.rules, self.contract, self.old_side, self.double_seats,
                              self.points, self.tricks_won, self.deal.hands)
         self.phase = "done"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules.model import Ruleset
+from ..rules.model import Ramsch, Ruleset
 
 
 @dataclass(frozen=True)
@@ -149,6 +149,12 @@ def score(rules: Ruleset, contract: str, old_side: list[int], double_seats: list
     if tie and doubles == 0 and rules.scoring.tie_value_without_double is not None:
         v = rules.scoring.tie_value_without_double
     v *= rules.doubling.factor ** doubles
+    v = multiplied(rules, contract, v, winner, tie)
+    return Outcome(winner, tier, doubles, distribute(rules, v, winner, old_side))
+
+
+def multiplied(rules: Ruleset, contract: str, v: float, winner: str, tie: bool) -> float:
+    """v times the ruleset's multipliers that apply to this outcome."""
     for m in rules.scoring.multipliers:
         if m.contracts is not None and contract not in m.contracts:
             continue
@@ -156,4 +162,40 @@ def score(rules: Ruleset, contract: str, old_side: list[int], double_seats: list
                 or (m.when == "old_side_won" and winner == "old")
                 or (m.when == "tie" and tie)):
             v *= m.factor
-    return Outcome(winner, tier, doubles, distribute(rules, v, winner, old_side))
+    return v
+
+
+def each_alone(rules: Ruleset, contract: str, points: list[float], tricks_won: list[int],
+               played_by: dict[str, int], forehand: int) -> tuple[list[int], Outcome]:
+    """(old side, outcome) of a hand played each for himself (Ramsch), played_by[card]: the
+    seat that played it. A Durchmarsch (every trick, or the ruleset's points) wins alone;
+    otherwise the seat with the most points loses alone and pays each of the others, doubled
+    for each seat without a trick under Jungfrau."""
+    c = rules.contracts[contract]
+    ramsch = c.ramsch or Ramsch()
+    n_tricks = len(rules.cards()) // rules.deck.players
+    for s in range(4):
+        if ((ramsch.durchmarsch == "all_tricks" and tricks_won[s] == n_tricks)
+                or (isinstance(ramsch.durchmarsch, float) and points[s] >= ramsch.durchmarsch)):
+            v = multiplied(rules, contract, c.payout.won.value("out"), "old", False)
+            return [s], Outcome("old", "lone", 0, distribute(rules, v, "old", [s]))
+    loser = _each_alone_loser(rules, contract, ramsch, points, tricks_won, played_by, forehand)
+    v = c.payout.lost.value("out")
+    if ramsch.jungfrau == "double":
+        v *= 2.0 ** sum(1 for t in tricks_won if t == 0)
+    v = multiplied(rules, contract, v, "young", False)
+    return [loser], Outcome("young", "lone", 0, distribute(rules, v, "young", [loser]))
+
+
+def _each_alone_loser(rules: Ruleset, contract: str, ramsch: Ramsch, points, tricks_won,
+                      played_by: dict[str, int], forehand: int) -> int:
+    """The seat with the most points; of seats tied on them (with loser "most_tricks" the
+    ones of them with the most tricks) the one who played the highest trump, or with no trump
+    among them the first from forehand."""
+    tied = [s for s in range(4) if points[s] == max(points)]
+    if ramsch.loser == "most_tricks":
+        tied = [s for s in tied if tricks_won[s] == max(tricks_won[t] for t in tied)]
+    for card in rules.orders[rules.contracts[contract].order].trumps:  # high to low
+        if played_by.get(card) in tied:
+            return played_by[card]
+    return next(s for s in ((forehand + i) % 4 for i in range(4)) if s in tied)

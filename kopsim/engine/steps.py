@@ -16,9 +16,9 @@ import numpy as np
 from numba import njit
 
 from .bits import ONE, ZERO, popcount
-from .codes import (GOAL_ALL_TRICKS, GOAL_NO_TRICKS, MULT_OLD_LOST, MULT_OLD_WON, MULT_TIE,
-                    N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_OR, P_POS,
-                    TEAM_CALLED, TEAM_HOLDERS, TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIER_LONE,
+from .codes import (GOAL_ALL_TRICKS, GOAL_NO_TRICKS, LOSER_MOST_TRICKS, MULT_OLD_LOST,
+                    MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE,
+                    P_OR, P_POS, TEAM_CALLED, TEAM_EACH, TEAM_HOLDERS, TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIER_LONE,
                     TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE, WIN_NOBODY, WIN_OLD,
                     WIN_YOUNG)
 from .draws import draw
@@ -117,7 +117,10 @@ def eval_preds(elig, hands, dealer, p_op, p_mask, p_a, p_b, p_start, p_end, stac
 def form_teams(team, team_mask, team_cards, k, declarer, hands):
     """The old side (seat bits) of contract k (team: its TEAM_* kind, team_mask: its team
     cards): their holders; or the declarer and the holder of the first team card he lacks
-    (team_cards[k]); or the declarer alone."""
+    (team_cards[k]); or the declarer alone; or, each for himself, nobody until the play is
+    over (`each_alone_result`)."""
+    if team == TEAM_EACH:
+        return 0
     if team == TEAM_HOLDERS:
         old = 0
         for s in range(4):
@@ -266,6 +269,54 @@ def laufende_value(lauf_cards, lauf_from, lauf_value, k, hands, old):
         side = holder_side
         n += 1
     return n * lauf_value[k] if n >= lauf_from[k] else 0.0
+
+
+@njit(cache=True, inline='always')
+def each_alone_result(points, tricks, who_played, trump_rank, loser_rule, durch_points,
+                      durch_all, n_tricks, forehand):
+    """(old, winner) of a hand played each for himself (Ramsch). A seat that takes every trick
+    (durch_all) or at least durch_points makes a Durchmarsch and wins alone: old is he, WIN_OLD.
+    Else the seat with the most points loses alone (WIN_YOUNG): of seats tied on them, with
+    loser_rule LOSER_MOST_TRICKS the one with the most tricks, then the one who played the
+    highest trump (trump_rank[c]: 0 the highest, -1 not a trump), then the first from
+    forehand."""
+    for s in range(4):
+        if (durch_all and tricks[s] == n_tricks) or points[s] >= durch_points:
+            return 1 << s, WIN_OLD
+    most = max(points[0], points[1], points[2], points[3])
+    tied = 0
+    for s in range(4):
+        if points[s] == most:
+            tied |= 1 << s
+    if loser_rule == LOSER_MOST_TRICKS:
+        top = -1
+        for s in range(4):
+            if (tied >> s) & 1 and tricks[s] > top:
+                top = tricks[s]
+        for s in range(4):
+            if (tied >> s) & 1 and tricks[s] != top:
+                tied &= ~(1 << s)
+    loser, best = -1, trump_rank.shape[0]
+    for c in range(trump_rank.shape[0]):
+        s = who_played[c]
+        if trump_rank[c] >= 0 and s >= 0 and (tied >> s) & 1 and trump_rank[c] < best:
+            loser, best = s, trump_rank[c]
+    if loser < 0:
+        for i in range(4):
+            if (tied >> ((forehand + i) % 4)) & 1:
+                loser = (forehand + i) % 4
+                break
+    return 1 << loser, WIN_YOUNG
+
+
+@njit(cache=True, inline='always')
+def jungfrau_factor(tricks):
+    """Each seat without a trick doubles what the loser of a Ramsch pays."""
+    f = 1.0
+    for s in range(4):
+        if tricks[s] == 0:
+            f *= 2.0
+    return f
 
 
 @njit(cache=True, inline='always')

@@ -19,6 +19,7 @@ class RuleTables(NamedTuple):
     suit: np.ndarray  # [o, card] int8: the suit group a card follows as
     suit_mask: np.ndarray  # [o, s] uint64: the cards that follow as s
     beat_mask: np.ndarray  # [o, s, w] uint64: the cards that beat w in a trick led in s
+    trump_rank: np.ndarray  # [o, card]: a trump's place in the order, 0 the highest; -1 none
     # --- predicate programs: contract eligibility (index k), then restriction holdings (K + i)
     p_op: np.ndarray
     p_mask: np.ndarray
@@ -54,6 +55,13 @@ class RuleTables(NamedTuple):
     c_lauf_cards: np.ndarray  # [k, i] the cards Laufende are counted over, high to low, -1 padded
     c_lauf_from: np.ndarray  # [k] the fewest Laufende that count, 0 if the contract has none
     c_lauf_value: np.ndarray  # [k] the value each Laufender adds
+    # [k] played each for himself (Ramsch): LOSER_* code of who of those tied on points loses;
+    # the points that make a Durchmarsch (inf: none; all_tricks: above the deck's points, and
+    # c_durch_all set); each trickless seat doubling the value (Jungfrau)
+    c_ramsch_loser: np.ndarray
+    c_durch_points: np.ndarray
+    c_durch_all: np.ndarray
+    c_jungfrau: np.ndarray
     normal_k: int  # the first no-bid contract anyone may play, -1 if none
     # --- auction
     style: int  # STYLE_* code

@@ -254,6 +254,7 @@ def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None
     bots, lineup = _lineup(_bot_specs(f, src, problems), src, problems)
     engine = _engine(f.engine, bots, src, problems)
     variants = _variants(f, src, base, problems)
+    _playable(bots, variants, src, problems)
     rotate, period = _rotation(f.rotate, variants, src, problems)
     if f.tournaments:
         _tournaments(variants, f, src, problems)
@@ -339,6 +340,15 @@ def _lineup(specs: list[BotSpec], src: str,
                 lineup.append(len(bots))
                 bots.append(s)
     return bots, lineup
+
+
+def _playable(bots: list[BotSpec], variants: list[Variant], src: str,
+              problems: list[Problem]) -> None:
+    for v in variants:
+        for b in bots:
+            why = b.cannot_play(v.rules)
+            if why:
+                problems.append(Problem(src, "bots", f"{b.label} cannot play {v.label}: {why}"))
 
 
 def _engine(engine: str, bots: list[BotSpec], src: str, problems: list[Problem]) -> str:

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.codes import (GOAL_NAMES, TIE_RULES, CALL_ASK, CALL_BID, CALL_PASS, MULT_NAMES,
+from ..engine.codes import (GOAL_NAMES, LOSER_RULES, TIE_RULES, CALL_ASK, CALL_BID, CALL_PASS,
+                            MULT_NAMES,
                             N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR, P_POS, STYLE_NAMES,
                             TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ,
                             TIER_TIE, WINNER_NAMES)
 from ..engine.tables import RuleTables
-from .model import POSITIONS, Predicate, Ruleset
+from .model import POSITIONS, Predicate, Ramsch, Ruleset
 from .validate import max_auction_calls
 
 TEAM_CODES = {name: code for code, name in enumerate(TEAM_NAMES)}
@@ -157,6 +158,15 @@ def _card_order_tables(r: Ruleset, index: dict[str, int]):
     return suit, suit_mask, beat_mask
 
 
+def _trump_ranks(r: Ruleset, index: dict[str, int]) -> np.ndarray:
+    """[o, card]: a trump's place in order o, 0 the highest; -1 for a card that is not one."""
+    out = np.full((len(r.orders), len(index)), -1, np.int64)
+    for oi, o in enumerate(r.orders.values()):
+        for i, c in enumerate(o.trumps):
+            out[oi, index[c]] = i
+    return out
+
+
 def _schafkopf_tables(r: Ruleset, contracts: list[str]) -> dict:
     """c_first_double_young [k], c_run_away [k] (0: no called-card duties) and c_add_on_to [k]
     (-1: not an add-on)."""
@@ -167,6 +177,17 @@ def _schafkopf_tables(r: Ruleset, contracts: list[str]) -> dict:
                                              np.bool_),
             "c_run_away": np.array([0 if c.called_card_rules is None
                                     else c.called_card_rules.run_away_with for c in cs], np.int64)}
+
+
+def _ramsch_tables(r: Ruleset, contracts: list[str]) -> dict:
+    """c_ramsch_loser [k] (a LOSER_* code), c_durch_points [k] (inf: no Durchmarsch by points),
+    c_durch_all [k] (a Durchmarsch by taking every trick), c_jungfrau [k]."""
+    rs = [r.contracts[n].ramsch or Ramsch() for n in contracts]
+    return {"c_ramsch_loser": np.array([LOSER_RULES.index(x.loser) for x in rs], np.int64),
+            "c_durch_points": np.array([x.durchmarsch if isinstance(x.durchmarsch, float)
+                                        else np.inf for x in rs], np.float64),
+            "c_durch_all": np.array([x.durchmarsch == "all_tricks" for x in rs], np.bool_),
+            "c_jungfrau": np.array([x.jungfrau == "double" for x in rs], np.bool_)}
 
 
 def _laufende_tables(r: Ruleset, contracts: list[str], index: dict) -> dict:
@@ -257,7 +278,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
     tables = RuleTables(
         n_cards=nc,
         card_points=np.array([r.deck.card_points(c) for c in cards], np.float64),
-        suit=suit, suit_mask=suit_mask, beat_mask=beat_mask,
+        suit=suit, suit_mask=suit_mask, beat_mask=beat_mask, trump_rank=_trump_ranks(r, index),
         p_op=p_op, p_mask=p_mask, p_a=p_a, p_b=p_b, p_start=p_start, p_end=p_end,
         pred_stack=int(pred_stack),
         bids=np.array([kidx[n] for n in bids], np.int16),
@@ -267,6 +288,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
         c_team_cards=team_cards, c_team_mask=team_mask,
         **_laufende_tables(r, contracts, index),
         **_schafkopf_tables(r, contracts),
+        **_ramsch_tables(r, contracts),
         c_instant=np.array([r.contracts[n].instant for n in contracts], np.bool_),
         c_all_tricks=np.array([r.contracts[n].goal == "all_tricks" for n in contracts], np.bool_),
         c_goal=np.array([GOAL_NAMES.index(r.contracts[n].goal) for n in contracts], np.int8),

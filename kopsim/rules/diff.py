@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .model import Contract, Order, Price, Ruleset
-from .show import SUIT_SYMBOLS, describe, number, pretty_card, tie_name, tournament_text
+from .show import (SUIT_SYMBOLS, describe, each_alone_text, number, pretty_card, tie_name,
+                   tournament_text)
 
 SECTIONS = ("deck", "card order", "play", "contracts", "auction", "doubling", "scoring", "session")
 
@@ -199,6 +200,8 @@ def _team(c: Contract) -> str:
         return f"the holders of {_cards(c.team_cards)}"
     if c.team == "called":
         return f"the declarer and the holder of the first he lacks of {_cards(c.team_cards)}"
+    if c.team == "each":
+        return "each for himself"
     return "alone against three"
 
 
@@ -216,7 +219,8 @@ def _how(r: Ruleset, name: str) -> str:
 def _goal(r: Ruleset, c: Contract) -> str:
     if c.instant:
         return "wins at once"
-    return {"all_tricks": "all tricks", "no_tricks": "no trick"}.get(
+    return {"all_tricks": "all tricks", "no_tricks": "no trick",
+            "fewest_points": "not the most card points"}.get(
         c.goal, f"{number(r.win_points())}+ card points")
 
 
@@ -287,6 +291,8 @@ def _contract_changes(a: Ruleset, b: Ruleset) -> list[Change]:
             duty = lambda c: ("none" if c.called_card_rules is None else  # noqa: E731
                               f"running away with {c.called_card_rules.run_away_with}")
             add(f"{name}: called-card duties {duty(cb)} instead of {duty(ca)}")
+        if ca.team == cb.team == "each" and each_alone_text(ca) != each_alone_text(cb):
+            add(f"{name}: {each_alone_text(cb)} instead of: {each_alone_text(ca)}")
         if (ca.laufende, ca.laufende_cards(a.orders)) != (cb.laufende, cb.laufende_cards(b.orders)):
             add(f"{name}: Laufende {_laufende(b, cb)} instead of {_laufende(a, ca)}")
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
@@ -292,6 +292,20 @@ class CalledCardRules(_Model):
     run_away_with: _int_in(1, MAX_CARDS) = 4
 
 
+class Ramsch(_Model):
+    """A hand played each for himself (team = "each", goal = "fewest_points"): the seat with the
+    most points loses and pays the value to each of the others."""
+
+    # of seats tied on the most points, the one who played the highest trump loses; or the one
+    # with the most tricks, then the highest trump
+    loser: Literal["highest_trump", "most_tricks"] = "highest_trump"
+    # a Durchmarsch: a seat that takes every trick (or at least this many points) wins instead,
+    # receiving the value from each of the others
+    durchmarsch: Optional[Union[Literal["all_tricks"], Points]] = None
+    # Jungfrau: each seat that took no trick doubles the value the loser pays
+    jungfrau: Optional[Literal["double"]] = None
+
+
 class Contract(_Model):
     description: str = ""
     bid_rank: Optional[BidRank] = None  # biddable in the auction, higher rank beats lower
@@ -301,12 +315,14 @@ class Contract(_Model):
     bid_class: Optional[BidRank] = None
     eligible: Optional[Predicate] = None  # who may bid it / to whom a no-bid contract applies
     first_call_only: bool = False  # may only be a seat's first call of the auction
-    team: Literal["holders", "called", "alone"] = "alone"
+    team: Literal["holders", "called", "alone", "each"] = "alone"
     # holders: the holders of team_cards form the old side;
-    # called: the declarer plus the holder of the first card of team_cards he lacks
+    # called: the declarer plus the holder of the first card of team_cards he lacks;
+    # each: every seat for himself (Ramsch; goal = "fewest_points")
     team_cards: list[str] = Field([], max_length=MAX_CARDS)
     instant: bool = False  # wins at once, without play
-    goal: Literal["points", "all_tricks", "no_tricks"] = "points"  # no_tricks: Bettel, Null
+    # no_tricks: Bettel, Null; fewest_points: Ramsch (team = "each")
+    goal: Literal["points", "all_tricks", "no_tricks", "fewest_points"] = "points"
     order: Optional[str] = None
     max_doubles: Optional[DoubleCount] = None  # doubles allowed while it is in force
     declarer_may_double_first: bool = False
@@ -323,6 +339,7 @@ class Contract(_Model):
     payout: Payout
     laufende: Optional[Laufende] = None  # an added value part, before doubling
     called_card_rules: Optional[CalledCardRules] = None  # team = "called" only
+    ramsch: Optional[Ramsch] = None  # team = "each" only; None: its defaults
 
     def laufende_cards(self, orders: dict) -> list[str]:
         """The cards Laufende are counted over, high to low."""

@@ -49,6 +49,25 @@ def tie_name(r: Ruleset) -> str:
     return f"{half}:{half}"
 
 
+def each_alone_text(c) -> str:
+    """How a hand played each for himself (Ramsch) is settled, in words."""
+    from .model import Ramsch
+
+    x = c.ramsch or Ramsch()
+    tie = ("the one who played the highest trump" if x.loser == "highest_trump"
+           else "the one with the most tricks, then the highest trump")
+    text = (f"the most points pay each of the others {number(c.payout.lost.value('out'))}; of "
+            f"seats tied on them {tie} loses")
+    if x.jungfrau == "double":
+        text += "; each seat without a trick doubles it (Jungfrau)"
+    if x.durchmarsch is not None:
+        how = ("every trick" if x.durchmarsch == "all_tricks"
+               else f"{number(x.durchmarsch)}+ points")
+        text += (f"; a seat taking {how} (Durchmarsch) receives "
+                 f"{number(c.payout.won.value('out'))} from each instead")
+    return text
+
+
 def number(x: float) -> str:
     """A number as the rules write it: 3, not 3.0."""
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
@@ -139,7 +158,9 @@ def _contract_lines(r: Ruleset) -> list[str]:
             how = "nobody bid"
         else:
             how = "-"
-        if c.team == "holders":
+        if c.team == "each":
+            team = "each for himself"
+        elif c.team == "holders":
             team = "holders of " + " ".join(pretty_card(x) for x in c.team_cards)
         elif c.team == "called":
             team = "declarer + holder of the first he lacks of " + " ".join(
@@ -147,7 +168,8 @@ def _contract_lines(r: Ruleset) -> list[str]:
         else:
             team = "alone vs 3"
         goal = "wins at once" if c.instant else {
-            "all_tricks": "all tricks", "no_tricks": "no trick"}.get(
+            "all_tricks": "all tricks", "no_tricks": "no trick",
+            "fewest_points": "not the most points"}.get(
             c.goal, f"{number(r.win_points())}+ points")
         rows.append([name, how, describe(c.eligible), team, goal, c.order or "-",
                      str(r.max_doubles(name))])
@@ -257,6 +279,8 @@ def _payout_lines(r: Ruleset) -> list[str]:
             out.append(f"  {name}: the called card's holder plays it when its suit is led, never "
                        "on another suit, and leads the suit only with it (unless he holds "
                        f"{c.called_card_rules.run_away_with} of it), until the suit is first led")
+        if c.team == "each":
+            out.append(f"  {name}: {each_alone_text(c)}")
         if c.laufende is not None:
             out.append(f"  {name}: Laufende from {c.laufende.from_} add {number(c.laufende.value)}"
                        " each (top cards one side holds without a gap, of "

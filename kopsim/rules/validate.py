@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import Problem, dotted
-from .model import (MAX_AUCTION_CALLS, MAX_CARDS, MAX_CONTRACTS, MAX_HAND_VALUE,
+from .model import (Ramsch, MAX_AUCTION_CALLS, MAX_CARDS, MAX_CONTRACTS, MAX_HAND_VALUE,
                     MAX_PREDICATE_NODES, Predicate, Ruleset)
 
 
@@ -108,6 +108,7 @@ def _check_contracts(r: Ruleset, cards: list[str], bad) -> None:
         _check_add_on(r, c, where, bad)
         _check_thrown_in(c, where, bad)
         _check_contract_doubles(r, c, where, bad)
+        _check_each_alone(r, cname, c, where, bad)
     _check_bid_classes(r, bad)
 
 
@@ -144,6 +145,41 @@ def _check_contract_play(r: Ruleset, cname: str, c, where: str, bad) -> None:
                 f"no card order named {c.order!r} (orders: {', '.join(r.orders)})")
         if c.payout.lost is None:
             bad(f"{where}.payout.lost", "missing: a played contract can be lost")
+
+
+def _check_each_alone(r: Ruleset, cname: str, c, where: str, bad) -> None:
+    """A hand played each for himself (Ramsch) is what nobody bids, and is priced flat: there
+    is no declarer to bid it, double it, count Laufende for or call a card."""
+    if (c.team == "each") != (c.goal == "fewest_points"):
+        bad(f"{where}.goal" if c.team == "each" else f"{where}.team",
+            'each for himself and the fewest points go together: team = "each" with goal = '
+            '"fewest_points"')
+    if c.ramsch is not None and c.team != "each":
+        bad(f"{where}.ramsch", 'the Ramsch settings belong to a contract with team = "each"')
+    if c.team != "each":
+        return
+    for key, given in (("bid_rank", c.bid_rank is not None), ("instant", c.instant),
+                       ("team_cards", bool(c.team_cards)), ("laufende", c.laufende is not None),
+                       ("called_card_rules", c.called_card_rules is not None)):
+        if given:
+            bad(f"{where}.{key}", "a hand played each for himself has no declarer: it is "
+                "played when nobody bids (auction.no_bid), without team cards or Laufende")
+    if cname not in r.auction.no_bid:
+        bad(where, "a hand played each for himself is played when nobody bids: list it in "
+            "auction.no_bid")
+    if r.doubling.names and r.max_doubles(cname) != 0:
+        bad(f"{where}.max_doubles", "a hand played each for himself has no sides to double "
+            "between: give it max_doubles = 0")
+    durch = (c.ramsch or Ramsch()).durchmarsch
+    for key in ("won", "lost"):
+        price = getattr(c.payout, key)
+        if price is not None and price.tiered:
+            bad(f"{where}.payout.{key}", "a hand played each for himself is priced flat: give "
+                "a number")
+    total = r.total_points()
+    if isinstance(durch, float) and not total / 2 < durch <= total:
+        bad(f"{where}.ramsch.durchmarsch", f"{durch:g} points: a Durchmarsch needs more than "
+            f"half the deck's {total:g} points (so one seat alone can make it) and at most all")
 
 
 def _check_thrown_in(c, where: str, bad) -> None:
