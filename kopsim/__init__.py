@@ -30,6 +30,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from ._compiled_cache import use_source_keyed_cache
+
+use_source_keyed_cache()
+
 if TYPE_CHECKING:
     from .engine.kernel import BatchResult
     from .rules.model import Ruleset
