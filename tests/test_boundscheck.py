@@ -1,13 +1,13 @@
 """The engine cross-checks again under numba's bounds checks (NUMBA_BOUNDSCHECK=1), which turn a
 read or write past any compiled array into an IndexError instead of silent corruption.
 
-They run in a child pytest with its own numba cache folder: numba's on-disk cache does not tell
-bounds-checked builds apart from the others, so a shared cache would replay unchecked machine code.
+They run in a child pytest with a numba cache folder of bounds-checked builds only (conftest's
+`boundscheck_env`): numba's on-disk cache does not tell bounds-checked builds apart from the
+others, so a shared cache would replay unchecked machine code.
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +17,8 @@ CROSS_CHECKS = ["test_engines_agree.py", "test_solver.py", "test_hostile_ruleset
                 "test_fuzz_rulesets.py"]
 
 
-def test_cross_checks_pass_under_numba_boundscheck(tmp_path):
-    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+def test_cross_checks_pass_under_numba_boundscheck(tmp_path, boundscheck_env):
+    env = boundscheck_env
     probe = subprocess.run([sys.executable, "-c", "import numba; print(numba.config.BOUNDSCHECK)"],
                            env=env, capture_output=True, text=True)
     assert probe.stdout.strip() == "1"  # the child really compiles with bounds checks

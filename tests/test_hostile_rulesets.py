@@ -110,17 +110,16 @@ print("ok")
 """
 
 
-def test_the_kernel_stays_inside_its_arrays_when_bounds_are_checked(tmp_path):
+def test_the_kernel_stays_inside_its_arrays_when_bounds_are_checked(tmp_path, boundscheck_env):
     # Writing past a scratch array need not show in the results; numba's bounds checks make it
-    # an IndexError. Its own cache folder: the on-disk cache does not tell such builds apart.
+    # an IndexError. A cache folder of such builds only (conftest's boundscheck_env).
     pred = wide_predicate(100)
     wide = write(tmp_path, f'extends = "kop"\n[contracts.zolo]\neligible = {pred}\n', "wide.toml")
     names = json.dumps([f"d{i}" for i in range(MAX_DOUBLING_NAMES)])
     chain = write(tmp_path, f'extends = "kop"\n[doubling]\nnames = {names}\nfactor = 1\n',
                   "chain.toml")
-    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
     proc = subprocess.run([sys.executable, "-c", BOUNDS_CHECKED_RUN, str(wide), str(chain)],
-                          capture_output=True, text=True, env=env)
+                          capture_output=True, text=True, env=boundscheck_env)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]
 
 
