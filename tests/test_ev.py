@@ -120,6 +120,19 @@ def test_a_damaged_cached_table_is_recomputed_not_used(monkeypatch, tmp_path):
     assert C.is_cached(cr, params)
 
 
+def test_a_table_learnt_under_other_hand_strengths_is_not_read(monkeypatch):
+    """The strength buckets cut the hands by the heuristic's strength table: when its
+    definition changes (it once changed for 24 and 32 cards), a cached table is not reused."""
+    from kopsim.bots import calibrate as C
+
+    cr = compile_rules(load_ruleset("kop"))
+    params = EvParams(deals=2000, rounds=1)
+    before = cache_key(cr, params)
+    tables = C.heuristic_tables
+    monkeypatch.setattr(C, "heuristic_tables", lambda c: (tables(c)[0] * 0.5, tables(c)[1]))
+    assert cache_key(cr, params) != before
+
+
 def test_the_table_depends_on_the_prices_not_only_on_the_cards(tmp_path):
     rules = load_ruleset("kop")
     richer = _variant(tmp_path, "kop", "zolo", 2, 0.5)  # the rule-response test's: shared

@@ -66,7 +66,12 @@ def cache_dir() -> Path:
 
 
 def cache_key(cr, params: EvParams) -> str:
-    text = f"ev-calibration v{VERSION}|{cr.sha256}|{params.model_dump_json()}"
+    """The table's key: the method's version, the ruleset, the parameters, and the hand
+    strengths its buckets cut (a table learnt under another definition of strength reads
+    every hand into the wrong bucket)."""
+    power, _ = heuristic_tables(cr)
+    strengths = hashlib.sha256(np.ascontiguousarray(power).tobytes()).hexdigest()[:16]
+    text = f"ev-calibration v{VERSION}|{cr.sha256}|{params.model_dump_json()}|{strengths}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
