@@ -7,8 +7,11 @@ queens, a cicha-ban restriction shows what a silent hand cannot hold, ...; see `
 sample is solved exactly by the double-dummy solver, all of pimc's legal cards at once and every
 sample under one transposition table (`DealSolver`), and the card with the best mean wins.
 
-In the auction each call is valued the same way: the contract it would lead to if the others
-passed, solved from the first lead in every sample, in this seat's own payout.
+In the auction each call is valued the same way: the contract it would lead to, solved from the
+first lead in every sample, in this seat's own payout. By default the contract is the one in
+force if the others then passed; with `lookahead`, the rest of the auction is played in each
+sample by a model of good players (the ev bot's policy, `.lookahead`), so a bid the others would
+double, or a sacrifice they would punish, is priced as such.
 
 A decision's samples come from the bot's seed and the number of public actions before it, so the
 same observation under the same seed gets the same samples, whatever the bot decided before.
@@ -29,12 +32,12 @@ from ..engine.rng import Stream
 from ..engine.scoring import score
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
-from .sampler import (AuctionBook, Reading, draw_worlds, decision_state, old_sides,
+from .lookahead import AuctionModel, LookaheadParams
+from .sampler import (AuctionBook, Reading, _names, draw_worlds, decision_state, old_sides,
                       public_history, replay)
 from .solver import DealSolver
 
-__all__ = ["PimcBot", "CheatBot", "PimcParams", "CheatParams", "public_history", "replay",
-           "contract_after"]
+__all__ = ["PimcBot", "CheatBot", "PimcParams", "CheatParams", "public_history", "replay"]
 
 
 class PimcParams(BaseModel):
@@ -43,16 +46,24 @@ class PimcParams(BaseModel):
     auction_samples: int = Field(12, ge=1, le=4096, description="samples per auction decision")
     seed: int = Field(0, description="varies the samples, not the deal")
     max_tries: int = Field(200, ge=1, description="draws per sample before giving up")
+    lookahead: bool = Field(False, description="value a call by the rest of the auction as "
+                                               "the ev bot's policy plays it, not as if all pass")
+    model: LookaheadParams = Field(LookaheadParams(), description="that policy's self-play")
+    sound_bids: bool = Field(True, description="never bid a contract that loses in most "
+                                               "samples while another call is open")
 
 
 class CheatParams(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=False)
+    lookahead: bool = Field(False, description="as pimc's")
+    model: LookaheadParams = Field(LookaheadParams(), description="as pimc's")
+    sound_bids: bool = Field(True, description="never bid a contract that loses")
 
 
-def contract_after(st: State, seat: int, call: str) -> tuple[str, int | None, list[int]]:
-    """(contract, declarer, double seats) if the auction ended right after `call`."""
-    return _contract_after(st.rules, st.bid, st.bidder, st.double_seats, st.implied_contract(),
-                           seat, call)
+def auction_model(rules, params: LookaheadParams) -> AuctionModel:
+    """One model per ruleset, settings and process."""
+    key = ("auction model", params.deals, params.rounds)
+    return table(rules, key, lambda: AuctionModel(rules, params))
 
 
 def _contract_after(rules, bid, bidder, double_seats, implied, seat: int, call: str):
@@ -137,18 +148,29 @@ def _group(readings: list[Reading]) -> dict[tuple, np.ndarray]:
 
 
 def call_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
-                readings: list[Reading], seat: int, known: dict | None = None) -> np.ndarray:
+                readings: list[Reading], seat: int, known: dict | None = None,
+                model: AuctionModel | None = None) -> np.ndarray:
     """[world, legal call]: seat's payout in each world if the auction ended after the call
-    and the contract were played double-dummy from the first lead (known: first-lead values
-    already searched, see `contract_payouts`)."""
+    (or, with a model, went on as the model plays it) and the contract were played
+    double-dummy from the first lead (known: first-lead values already searched, see
+    `contract_payouts`)."""
     rules = cr.rules
     legal = obs.legal_actions
     out = np.zeros((hands.shape[0], len(legal)), np.float64)
     cells: dict[tuple, list[tuple[int, int]]] = {}
+    history = public_history(obs)
     for w, r in enumerate(readings):
+        names = _names(cr, hands[w]) if model is not None else None
         for j, call in enumerate(legal):
-            c, d, dbl = _contract_after(rules, obs.bid, obs.bidder, r.double_seats, r.implied,
-                                        seat, call)
+            if model is None:
+                c, d, dbl = _contract_after(rules, obs.bid, obs.bidder, r.double_seats,
+                                            r.implied, seat, call)
+            else:
+                end = model.ending(obs.dealer, names, history + [(seat, call)])
+                if end.payouts is not None:
+                    out[w, j] = end.payouts[seat]
+                    continue
+                c, d, dbl = end.contract, end.declarer, end.double_seats
             cells.setdefault((c, d, tuple(dbl)), []).append((w, j))
     for (contract, declarer, doubles), where in cells.items():
         ws = np.array([w for w, _ in where], np.int64)
@@ -204,6 +226,18 @@ def _best(legal, totals) -> str:
     return max(legal, key=lambda a: (totals[legal.index(a)], -legal.index(a)))
 
 
+def _best_call(rules, legal, values: np.ndarray, sound: bool) -> str:
+    """The call of the best mean value; sound: never a bid that loses in most of the worlds
+    (a sacrifice priced as if nobody doubled it) while another call is open."""
+    if not sound:
+        return _best(legal, values.sum(axis=0))
+    bids = [j for j, c in enumerate(legal) if c in rules.contracts]
+    losing = {j for j in bids if (values[:, j] < 0).mean() > 0.5}
+    open_calls = [c for j, c in enumerate(legal) if j not in losing] or legal
+    totals = values.sum(axis=0)
+    return max(open_calls, key=lambda a: (totals[legal.index(a)], -legal.index(a)))
+
+
 class PimcBot:
     name = "pimc"
     Params = PimcParams
@@ -246,8 +280,11 @@ class PimcBot:
         if play:
             values = card_values(cr, obs, worlds.hands, worlds.readings, self.seat)
         else:
+            model = (auction_model(self.rules, self.params.model) if self.params.lookahead
+                     else None)
             values = call_values(cr, obs, worlds.hands, worlds.readings, self.seat,
-                                 self.first_leads)
+                                 self.first_leads, model)
+            return _best_call(self.rules, legal, values, self.params.sound_bids)
         return _best(legal, values.sum(axis=0))
 
 
@@ -262,7 +299,7 @@ class CheatBot:
     cannot_play = staticmethod(two_sided)
 
     def __init__(self, params: CheatParams, hand_seed: int, seat: int, rules=None):
-        self.seat, self.rules = seat, rules
+        self.params, self.seat, self.rules = params, seat, rules
 
     @staticmethod
     def kernel_params(params) -> list[float]:  # pragma: no cover
@@ -281,9 +318,9 @@ class CheatBot:
                               tuple(state.double_seats))
             values = card_values(cr, obs, hands, [reading], self.seat)
         else:
-            values = np.zeros((1, len(legal)))
-            for j, call in enumerate(legal):
-                c, d, dbl = contract_after(state, self.seat, call)
-                values[0, j] = contract_payouts(cr, c, d, tuple(dbl), hands,
-                                                state.forehand, self.seat)[0]
+            model = (auction_model(self.rules, self.params.model) if self.params.lookahead
+                     else None)
+            reading = Reading(None, None, state.implied_contract(), tuple(state.double_seats))
+            values = call_values(cr, obs, hands, [reading], self.seat, None, model)
+            return _best_call(self.rules, legal, values, self.params.sound_bids)
         return _best(legal, values[0])
