@@ -29,7 +29,7 @@ from ..engine.rng import Stream
 from ..engine.scoring import score
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
-from .sampler import (AuctionBook, Reading, draw_worlds, decision_state, old_sides,
+from .sampler import (AuctionBook, Reading, deal_terms, draw_worlds, decision_state,
                       public_history, replay)
 from .solver import DealSolver
 
@@ -97,13 +97,34 @@ def deal_solver(cr: CompiledRules) -> DealSolver:
     return table(cr.rules, "pimc deal solver", lambda: DealSolver(cr))
 
 
-def _old_masks(cr: CompiledRules, contract: str, declarer, hands: np.ndarray) -> np.ndarray:
-    t = cr.tables
+def _deals_alike(cr: CompiledRules, contract: str, declarer, hands: np.ndarray,
+                 rows: np.ndarray) -> list[tuple[int, float, int, np.ndarray]]:
+    """The deals hands[rows] in groups that the solver searches alike: (old side, Laufende
+    added, called card, the group's rows) for each (see `deal_terms`)."""
     k = cr.contract_names.index(contract)
-    out = np.zeros(hands.shape[0], np.int64)
-    old_sides(int(t.c_team[k]), t.c_team_mask[k], t.c_team_cards, k,
-              -1 if declarer is None else int(declarer), hands, out)
-    return out
+    n = rows.shape[0]
+    olds, called = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    added = np.zeros(n, np.float64)
+    deal_terms(cr.tables, k, -1 if declarer is None else int(declarer), hands[rows], olds,
+               added, called)
+    groups: dict[tuple, list[int]] = {}
+    for key, w in zip(zip(olds.tolist(), added.tolist(), called.tolist()), rows.tolist()):
+        groups.setdefault(key, []).append(w)
+    return [(old, a, c, np.array(ws, np.int64)) for (old, a, c), ws in sorted(groups.items())]
+
+
+def _still_on_duty(cr: CompiledRules, contract: str, called: int, obs: Observation) -> int:
+    """The called card if its duties still hold (no finished trick led in its suit), else -1."""
+    if called < 0:
+        return -1
+    t = cr.tables
+    o = int(t.c_order[cr.contract_names.index(contract)])
+    index = {c: i for i, c in enumerate(cr.cards)}
+    suit = t.suit[o]
+    for trick in obs.tricks:
+        if trick.winner is not None and suit[index[trick.cards[0]]] == suit[called]:
+            return -1
+    return called
 
 
 def card_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
@@ -116,14 +137,13 @@ def card_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
     held = hands & ~np.uint64(pos.played)
     out = np.zeros((hands.shape[0], moves.shape[0]), np.float64)
     solver = deal_solver(cr)
+    position = (pos.leader, pos.trick, pos.points, pos.tricks)
     for (contract, declarer, doubles), rows in _group(readings).items():
-        olds = _old_masks(cr, contract, declarer, hands[rows])
         k = cr.contract_names.index(contract)
-        for old in np.unique(olds):
-            group = rows[olds == old]
-            solver.move_values(k, int(old), doubles, held, group, pos.leader, pos.trick,
-                               pos.points, pos.tricks, moves, out)
-            if not (int(old) >> seat) & 1:
+        for old, added, called, group in _deals_alike(cr, contract, declarer, hands, rows):
+            solver.move_values(k, old, doubles, held, group, position, moves, out, added,
+                               _still_on_duty(cr, contract, called, obs))
+            if not (old >> seat) & 1:
                 out[group] = -out[group]
     return out
 
@@ -165,17 +185,16 @@ def contract_payouts(cr: CompiledRules, contract: str, declarer, doubles, hands:
     searched, by (search key, deal), read and extended."""
     rules = cr.rules
     known = {} if known is None else known
-    olds = _old_masks(cr, contract, declarer, hands)
     out = np.zeros(hands.shape[0], np.float64)
     k = cr.contract_names.index(contract)
     solver = deal_solver(cr)
-    for old in np.unique(olds):
-        rows = np.flatnonzero(olds == old)
+    everyone = np.arange(hands.shape[0])
+    for old, added, called, rows in _deals_alike(cr, contract, declarer, hands, everyone):
         if rules.contracts[contract].instant:
-            side = [s for s in range(4) if (int(old) >> s) & 1]
+            side = [s for s in range(4) if (old >> s) & 1]
             out[rows] = score(rules, contract, side, [], [0] * 4, [0] * 4).payouts[seat]
             continue
-        lead = solver.first_lead(k, int(old), doubles, seat)
+        lead = solver.first_lead(k, old, doubles, seat, added, called)
         if lead.pay is None:
             solver.first_lead_line_payouts(lead, hands, rows, forehand, out)
             continue

@@ -30,7 +30,8 @@ from ..engine.bits import ONE, ZERO, allowed_cards
 from ..engine.draws import GOLDEN, mix64
 from ..engine.jit import kernel_jit
 from ..engine.reference import Deal, IllegalAction, Observation, State
-from ..engine.steps import eval_pred, form_teams, play_to_trick
+from ..engine.steps import (called_card, eval_pred, form_teams, laufende_value,
+                            play_to_trick)
 from ..rules.cache import table
 from ..rules.compile import CompiledRules
 
@@ -288,12 +289,18 @@ def decision_state(base: int, history_length: int) -> np.uint64:
 
 
 @kernel_jit()
-def old_sides(team, team_mask, team_cards, k, declarer, hands, out):
-    """out[w]: the old side (seat bits) of contract k declared by declarer in deal hands[w]
-    (team, team_mask: the contract's kind and team cards; see `form_teams`)."""
+def deal_terms(t, k, declarer, hands, olds, added, called):
+    """What each deal hands[w] fixes of contract k declared by declarer (-1 none): olds[w] its
+    old side (seat bits, see `form_teams`), added[w] its Laufende (`laufende_value`), called[w]
+    the called card whose duties its holder keeps (-1 none: `called_card`). t: RuleTables."""
     for w in range(hands.shape[0]):
-        out[w] = form_teams(team, team_mask, team_cards, k, declarer,
-                            (hands[w, 0], hands[w, 1], hands[w, 2], hands[w, 3]))
+        h = (hands[w, 0], hands[w, 1], hands[w, 2], hands[w, 3])
+        old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, declarer, h)
+        olds[w] = old
+        added[w] = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, k, h, old)
+        called[w] = -1
+        if t.c_run_away[k] > 0:
+            called[w] = called_card(t.c_team[k], t.c_team_cards, k, declarer, h)
 
 
 def public_history(obs: Observation) -> list[tuple[int, str]]:
