@@ -29,8 +29,8 @@ from ..engine.rng import Stream
 from ..engine.scoring import score
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
-from .sampler import (AuctionBook, Reading, deal_terms, draw_worlds, decision_state,
-                      public_history, replay)
+from .sampler import (AuctionBook, DealTables, Reading, deal_tables, deal_terms, draw_worlds,
+                      decision_state, public_history, replay)
 from .solver import DealSolver
 
 __all__ = ["PimcBot", "CheatBot", "PimcParams", "CheatParams", "public_history", "replay",
@@ -94,23 +94,36 @@ def _position(cr: CompiledRules, obs: Observation) -> _Position:
 
 def deal_solver(cr: CompiledRules) -> DealSolver:
     """One solver (and table) per ruleset and process."""
-    return table(cr.rules, "pimc deal solver", lambda: DealSolver(cr))
+    return _solver_and_tables(cr)[0]
 
 
-def _deals_alike(cr: CompiledRules, contract: str, declarer, hands: np.ndarray,
+def _solver_and_tables(cr: CompiledRules) -> tuple[DealSolver, DealTables]:
+    """The ruleset's solver and the tables of what its deals make of a contract, looked up
+    once per decision."""
+    return table(cr.rules, "pimc deal solver", lambda: (DealSolver(cr), deal_tables(cr)))
+
+
+def _deals_alike(cr: CompiledRules, dt, contract: str, declarer, hands: np.ndarray,
                  rows: np.ndarray) -> list[tuple[int, float, int, np.ndarray]]:
     """The deals hands[rows] in groups that the solver searches alike: (old side, Laufende
-    added, called card, the group's rows) for each (see `deal_terms`)."""
+    added, called card, the group's rows) for each (see `deal_terms`; dt: its DealTables)."""
     k = cr.contract_names.index(contract)
     n = rows.shape[0]
-    olds, called = np.zeros(n, np.int64), np.zeros(n, np.int64)
-    added = np.zeros(n, np.float64)
-    deal_terms(cr.tables, k, -1 if declarer is None else int(declarer), hands[rows], olds,
-               added, called)
-    groups: dict[tuple, list[int]] = {}
-    for key, w in zip(zip(olds.tolist(), added.tolist(), called.tolist()), rows.tolist()):
-        groups.setdefault(key, []).append(w)
-    return [(old, a, c, np.array(ws, np.int64)) for (old, a, c), ws in sorted(groups.items())]
+    olds, called = np.empty(n, np.int64), np.empty(n, np.int64)
+    added = np.empty(n, np.float64)
+    deal_terms(dt, k, -1 if declarer is None else int(declarer), hands[rows], olds, added,
+               called)
+    key = olds
+    if dt.c_lauf_from[k] or dt.c_run_away[k]:  # else the old side tells the deals apart
+        key = olds + 16 * (called + 1)  # (old sides are 4 bits)
+        if added.any():
+            key += 16 * (cr.n_cards + 1) * np.unique(added, return_inverse=True)[1]
+    out = []
+    for value in np.unique(key).tolist():
+        i = key == value
+        j = int(i.argmax())
+        out.append((int(olds[j]), float(added[j]), int(called[j]), rows[i]))
+    return out
 
 
 def _still_on_duty(cr: CompiledRules, contract: str, called: int, obs: Observation) -> int:
@@ -136,11 +149,11 @@ def card_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
     pos = _position(cr, obs)
     held = hands & ~np.uint64(pos.played)
     out = np.zeros((hands.shape[0], moves.shape[0]), np.float64)
-    solver = deal_solver(cr)
+    solver, dt = _solver_and_tables(cr)
     position = (pos.leader, pos.trick, pos.points, pos.tricks)
     for (contract, declarer, doubles), rows in _group(readings).items():
         k = cr.contract_names.index(contract)
-        for old, added, called, group in _deals_alike(cr, contract, declarer, hands, rows):
+        for old, added, called, group in _deals_alike(cr, dt, contract, declarer, hands, rows):
             solver.move_values(k, old, doubles, held, group, position, moves, out, added,
                                _still_on_duty(cr, contract, called, obs))
             if not (old >> seat) & 1:
@@ -187,9 +200,9 @@ def contract_payouts(cr: CompiledRules, contract: str, declarer, doubles, hands:
     known = {} if known is None else known
     out = np.zeros(hands.shape[0], np.float64)
     k = cr.contract_names.index(contract)
-    solver = deal_solver(cr)
+    solver, dt = _solver_and_tables(cr)
     everyone = np.arange(hands.shape[0])
-    for old, added, called, rows in _deals_alike(cr, contract, declarer, hands, everyone):
+    for old, added, called, rows in _deals_alike(cr, dt, contract, declarer, hands, everyone):
         if rules.contracts[contract].instant:
             side = [s for s in range(4) if (old >> s) & 1]
             out[rows] = score(rules, contract, side, [], [0] * 4, [0] * 4).payouts[seat]

@@ -288,11 +288,31 @@ def decision_state(base: int, history_length: int) -> np.uint64:
     return np.uint64(z)
 
 
+class DealTables(NamedTuple):
+    """The contract tables of `RuleTables` that fix what a deal makes of a contract (its old
+    side, Laufende, called card): few, so that a call hands numba little to type."""
+
+    c_team: np.ndarray
+    c_team_mask: np.ndarray
+    c_team_cards: np.ndarray
+    c_lauf_cards: np.ndarray
+    c_lauf_from: np.ndarray
+    c_lauf_value: np.ndarray
+    c_run_away: np.ndarray
+
+
+def deal_tables(cr: CompiledRules) -> DealTables:
+    t = cr.tables
+    return table(cr.rules, "deal tables", lambda: DealTables(
+        t.c_team, t.c_team_mask, t.c_team_cards, t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value,
+        t.c_run_away))
+
+
 @kernel_jit()
 def deal_terms(t, k, declarer, hands, olds, added, called):
     """What each deal hands[w] fixes of contract k declared by declarer (-1 none): olds[w] its
     old side (seat bits, see `form_teams`), added[w] its Laufende (`laufende_value`), called[w]
-    the called card whose duties its holder keeps (-1 none: `called_card`). t: RuleTables."""
+    the called card whose duties its holder keeps (-1 none: `called_card`). t: DealTables."""
     for w in range(hands.shape[0]):
         h = (hands[w, 0], hands[w, 1], hands[w, 2], hands[w, 3])
         old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, declarer, h)
