@@ -30,8 +30,8 @@ def schafkopf():
     return compiled(load_ruleset(KNOBS / "schafkopf-draft.toml"))
 
 
-def _ace_call_24(run_away_with: int):
-    """24 cards (clubs A 10 K 9 plain), "ace call" calling A♣ with its duties."""
+def _ace_call_24(run_away_with: int | None):
+    """24 cards (clubs A 10 K 9 plain), "ace call" calling A♣ with its duties (None: without)."""
     trumps = ["AH", "10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D"]
     return compiled(ruleset_from_dict({
         "name": f"ace-call-24-{run_away_with}",
@@ -49,7 +49,8 @@ def _ace_call_24(run_away_with: int):
                          "eligible": {"holds_none": ["AC"]},
                          "payout": {"won": {"out": 2, "schneider": 4, "schwarz": 6},
                                     "lost": {"out": 2, "schneider": 4, "schwarz": 6}},
-                         "called_card_rules": {"run_away_with": run_away_with},
+                         **({} if run_away_with is None else
+                            {"called_card_rules": {"run_away_with": run_away_with}}),
                          "laufende": {"from": 2, "value": 1, "cards": ["QC", "QS", "QH"]}}}}))
 
 

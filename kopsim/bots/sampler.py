@@ -30,8 +30,8 @@ from ..engine.bits import ONE, ZERO, allowed_cards
 from ..engine.draws import GOLDEN, mix64
 from ..engine.jit import kernel_jit
 from ..engine.reference import Deal, IllegalAction, Observation, State
-from ..engine.steps import (called_card, eval_pred, form_teams, laufende_value,
-                            play_to_trick)
+from ..engine.steps import (called_card, called_card_duties, eval_pred, form_teams,
+                            laufende_value, play_to_trick)
 from ..rules.cache import table
 from ..rules.compile import CompiledRules
 
@@ -144,6 +144,34 @@ def _add_allowed(cards, seats, free, order, follow, trump_void, must_beat, allow
         led, wcard, wseat = play_to_trick(pos, c, s, suit[c], beat[led, wcard], led, wcard, wseat)
     for s in range(4):
         allowed[s] |= free & ~ruled_out[s]
+
+
+@kernel_jit(inline='always')
+def duties_kept(cards, who, n, holder, hand, called, o, suit, suit_mask, beat, play, run_away):
+    """Whether seat `holder`, dealt `hand` with the called card in it, kept the card's duties
+    in the first n cards played (cards[i]; who[card]: the seat that played it) in card order o
+    (suit, suit_mask, beat: RuleTables' suit, suit_mask, beat_mask; play: follow suit, trump
+    when void, must beat): each of its cards is one `called_card_duties` allows, until a
+    finished trick was led in the called card's suit. (Its cards are known to follow the other
+    rules.)"""
+    duty = suit[o, called]
+    mask = suit_mask[o, duty]
+    led = w = 0
+    for i in range(n):
+        pos = i % 4
+        c = cards[i]
+        s = who[c]
+        if s == holder:
+            ok = allowed_cards(hand, pos, suit_mask[o, led], suit_mask[o, 0], beat[o, led, w],
+                               play[0], play[1], play[2])
+            ok = called_card_duties(ok, hand, pos, led == duty, called, mask, run_away)
+            if not ok >> np.uint64(c) & ONE:
+                return False
+            hand &= ~(ONE << np.uint64(c))
+        led, w, _ = play_to_trick(pos, c, s, suit[o, c], beat[o, led, w], led, w, s)
+        if pos == 3 and led == duty:
+            return True  # the suit has been led: the duties are over
+    return True
 
 
 @kernel_jit(inline='always')
