@@ -446,6 +446,7 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
     else:
         orders = sorted({int(t.c_order[k]) for k in t.no_bid})
     cons = constraints(cr, obs, orders)
+    plays = _plays_by_card(cr, obs) if t.c_run_away.any() else None  # None: no duties
     a, b = cons.others[0], cons.others[1]
     ways = np.zeros((cons.free.shape[0] + 1, cons.need[a] + 1, cons.need[b] + 1), np.float64)
     count_completions(cons.free, cons.allowed, cons.others, cons.need, ways)
@@ -469,10 +470,40 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
             if len(orders) > 1 and replay(cr.rules, obs.dealer, _names(cr, hands[w]),
                                           history) is None:
                 continue
+            if plays is not None and not _kept_duties(cr, reading, hands[w], plays):
+                continue
             kept_hands.append(hands[w].copy())
             readings.append(reading)
     out = np.array(kept_hands, np.uint64).reshape(-1, 4)
     return Worlds(out, readings)
+
+
+def _plays_by_card(cr: CompiledRules, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
+    """(the cards played in order, the seat that played each card, -1 if none)."""
+    cards, seats = plays_of(obs, {c: i for i, c in enumerate(cr.cards)})
+    who = np.full(cr.n_cards, -1, np.int64)
+    who[cards] = seats
+    return cards, who
+
+
+def _kept_duties(cr: CompiledRules, reading: Reading, row: np.ndarray, plays) -> bool:
+    """Whether the seat that deal `row` gives the called card kept its duties in the cards
+    played (`duties_kept`); True where the contract has none, or is not known yet."""
+    t = cr.tables
+    if reading.contract is None:
+        return True
+    k = cr.contract_names.index(reading.contract)
+    if not t.c_run_away[k] or reading.declarer is None:
+        return True
+    called = int(called_card(t.c_team[k], t.c_team_cards, k, reading.declarer, row))
+    if called < 0:
+        return True
+    holder = next(s for s in range(4) if int(row[s]) >> called & 1)
+    p = cr.rules.play
+    cards, who = plays
+    return bool(duties_kept(cards, who, cards.shape[0], holder, row[holder], called,
+                            int(t.c_order[k]), t.suit, t.suit_mask, t.beat_mask,
+                            (p.follow_suit, p.trump_when_void, p.must_beat), t.c_run_away[k]))
 
 
 def _names(cr: CompiledRules, row) -> list[list[str]]:
