@@ -30,7 +30,7 @@ from ..engine.scoring import score
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
 from .sampler import (AuctionBook, DealTables, Reading, deal_tables, deal_terms, draw_worlds,
-                      decision_state, public_history, replay)
+                      decision_state, old_sides, public_history, replay)
 from .solver import DealSolver
 
 __all__ = ["PimcBot", "CheatBot", "PimcParams", "CheatParams", "public_history", "replay",
@@ -109,15 +109,17 @@ def _deals_alike(cr: CompiledRules, dt, contract: str, declarer, hands: np.ndarr
     added, called card, the group's rows) for each (see `deal_terms`; dt: its DealTables)."""
     k = cr.contract_names.index(contract)
     n = rows.shape[0]
-    olds, called = np.empty(n, np.int64), np.empty(n, np.int64)
-    added = np.empty(n, np.float64)
-    deal_terms(dt, k, -1 if declarer is None else int(declarer), hands[rows], olds, added,
-               called)
-    key = olds
-    if dt.c_lauf_from[k] or dt.c_run_away[k]:  # else the old side tells the deals apart
-        key = olds + 16 * (called + 1)  # (old sides are 4 bits)
-        if added.any():
-            key += 16 * (cr.n_cards + 1) * np.unique(added, return_inverse=True)[1]
+    olds = np.zeros(n, np.int64)
+    decl = -1 if declarer is None else int(declarer)
+    if not (dt.c_lauf_from[k] or dt.c_run_away[k]):  # the old side tells the deals apart
+        old_sides(int(dt.c_team[k]), dt.c_team_mask[k], dt.c_team_cards, k, decl, hands[rows],
+                  olds)
+        return [(old, 0.0, -1, rows[olds == old]) for old in np.unique(olds).tolist()]
+    called, added = np.zeros(n, np.int64), np.zeros(n, np.float64)
+    deal_terms(dt, k, decl, hands[rows], olds, added, called)
+    key = olds + 16 * (called + 1)  # (old sides are 4 bits)
+    if added.any():
+        key += 16 * (cr.n_cards + 1) * np.unique(added, return_inverse=True)[1]
     out = []
     for value in np.unique(key).tolist():
         i = key == value

@@ -337,6 +337,15 @@ def deal_tables(cr: CompiledRules) -> DealTables:
 
 
 @kernel_jit()
+def old_sides(team, team_mask, team_cards, k, declarer, hands, out):
+    """out[w]: the old side (seat bits) of contract k declared by declarer in deal hands[w]
+    (team, team_mask: the contract's kind and team cards; see `form_teams`)."""
+    for w in range(hands.shape[0]):
+        out[w] = form_teams(team, team_mask, team_cards, k, declarer,
+                            (hands[w, 0], hands[w, 1], hands[w, 2], hands[w, 3]))
+
+
+@kernel_jit()
 def deal_terms(t, k, declarer, hands, olds, added, called):
     """What each deal hands[w] fixes of contract k declared by declarer (-1 none): olds[w] its
     old side (seat bits, see `form_teams`), added[w] its Laufende (`laufende_value`), called[w]
@@ -446,7 +455,10 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
     else:
         orders = sorted({int(t.c_order[k]) for k in t.no_bid})
     cons = constraints(cr, obs, orders)
-    plays = _plays_by_card(cr, obs) if t.c_run_away.any() else None  # None: no duties
+    # the cards played, to check the called card's duties on, if the contract may have them
+    duties = (t.c_run_away[cr.contract_names.index(obs.bid)] if obs.bid is not None
+              else t.c_run_away.any())
+    plays = _plays_by_card(cr, obs) if duties and obs.tricks else None
     a, b = cons.others[0], cons.others[1]
     ways = np.zeros((cons.free.shape[0] + 1, cons.need[a] + 1, cons.need[b] + 1), np.float64)
     count_completions(cons.free, cons.allowed, cons.others, cons.need, ways)
