@@ -202,3 +202,21 @@ def test_a_position_after_play_needs_the_dealt_hands_for_its_laufende(schafkopf)
     pos["dealt"] = pos["dealt"]._replace(hands=None)
     with pytest.raises(ValueError, match="dealt"):
         solve(schafkopf, **pos)
+
+
+def test_kopsim_solve_prices_the_laufende_and_keeps_the_duties(schafkopf, capsys):
+    """`kopsim solve` on a whole deal: the deal is its own dealt hands (Laufende: seat 0 holds
+    the three top Obers) and the called ace's duties hold from the first lead."""
+    from kopsim.cli import main
+
+    hands = ("QC QS QH JD 10C KC 9S 8S | AC 9C AH 10H KH 7D 8D 9D | "
+             "QD JC JS JH 7C 8C AS 10S | KS 7S 9H 8H 7H AD 10D KD")
+    assert main(["solve", str(KNOBS / "schafkopf-draft.toml"), "--hands", hands, "--contract",
+                 "sauspiel eichel", "--declarer", "0", "--dealer", "3"]) == 0
+    out = capsys.readouterr().out
+    masks = [_mask(schafkopf, h.split()) for h in hands.split("|")]
+    k = schafkopf.contract_names.index("sauspiel eichel")
+    assert laufende_added(schafkopf, k, 0b0011, masks) == 30
+    want = solve(schafkopf, k, 0b0011, masks, 0, dealt=Dealt(masks, schafkopf.cards.index("AC")),
+                 moves=False, line=False).value
+    assert f"value: {want:+g} " in out
