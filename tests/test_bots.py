@@ -1,6 +1,7 @@
 """Bots decide from what their seat may know: hidden cards never change a decision."""
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +17,9 @@ from kopsim.rules.cache import compiled
 from kopsim.rules.load import load_ruleset
 
 RULES = {n: load_ruleset(n) for n in ("kop", "baska", "kop-sportowy")}
+# the issue-11 knobs pimc's worlds must respect (Laufende, the called ace's duties)
+KNOB_RULES = {n: load_ruleset(Path(__file__).parent / "data" / "knobs" / f"{n}.toml")
+              for n in ("kop-called-ace", "kop-laufende")}
 
 
 def _random_prefix(rules, seed: int, dealer: int, steps: int, rng: random.Random) -> State:
@@ -55,15 +59,16 @@ def _reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State | No
     return None
 
 
-@pytest.mark.parametrize("bot", ["heuristic", "pimc:samples=6,auction_samples=3",
-                                 "{name='pimc', samples=6, auction_samples=3, lookahead=true, "
-                                 "model={deals=2000, rounds=2}}",
-                                 "ev:deals=2000,rounds=2"])
-@pytest.mark.parametrize("name", sorted(RULES))
+@pytest.mark.parametrize("name, bot", [
+    (name, bot) for name in sorted(RULES)
+    for bot in ["heuristic", "pimc:samples=6,auction_samples=3",
+                "{name='pimc', samples=6, auction_samples=3, lookahead=true, "
+                "model={deals=2000, rounds=2}}", "ev:deals=2000,rounds=2"]]
+    + [(name, "pimc:samples=6,auction_samples=3") for name in sorted(KNOB_RULES)])
 def test_hidden_cards_never_change_a_decision(name, bot):
     from kopsim.experiments.duel import parse_bot
 
-    rules = RULES[name]
+    rules = {**RULES, **KNOB_RULES}[name]
     spec = parse_bot(bot, "bot")
     rng = random.Random(5)
     checked = 0

@@ -19,7 +19,7 @@ from kopsim.engine.play import play_hand
 from kopsim.rules.load import bundled_names, load_raw, load_ruleset, ruleset_from_dict
 from kopsim.engine.layout import hand_seeds
 from kopsim.engine.scoring import score
-from kopsim.bots.solver import side_value, solve, terminal_outcome
+from kopsim.bots.solver import Dealt, laufende_added, side_value, solve, terminal_outcome
 
 
 class _UndeclaredKindBot(HeuristicBot):
@@ -43,30 +43,42 @@ def test_every_declared_kind_is_a_bot_that_names_it():
         assert bot_spec(cls.name).kernel_kind == kind
 
 
-@pytest.mark.parametrize("name", bundled_names())
+# rulesets with the issue-11 knobs the solver prices: Laufende (fixed by the hands as dealt)
+KNOB_FILES = {name: Path(__file__).parent / "data" / "knobs" / f"{name}.toml"
+              for name in ("kop-laufende", "schafkopf-draft")}
+
+
+@pytest.mark.parametrize("name", bundled_names() + sorted(KNOB_FILES))
 def test_solver_values_final_positions_as_the_reference_pays_them(rulesets, name):
     """Every card played: the solver's value (and outcome) of the position is the reference
-    engine's payout of the same hand (kopsim.engine.scoring through reference.State.returns)."""
-    rules = rulesets[name]
+    engine's payout of the same hand (kopsim.engine.scoring through reference.State.returns),
+    the Laufende included (the solver is given the hands as dealt)."""
+    rules = rulesets[name] if name in rulesets else load_ruleset(KNOB_FILES[name])
     cr = compile_rules(rules)
+    index = {c: i for i, c in enumerate(cr.cards)}
     bots = [bot_spec("heuristic"), bot_spec("random")] * 2
     seeds = hand_seeds(11, 0, 150)
     seen = set()
+    with_laufende = 0
     for i, seed in enumerate(seeds):
         state = play_hand(rules, int(seed), i % 4, bots)
         old_mask = sum(1 << s for s in state.old_side)
         k = cr.contract_names.index(state.contract)
+        dealt = [sum(1 << index[c] for c in h) for h in state.deal.hands]
         res = solve(cr, k, old_mask, [0, 0, 0, 0], state.leader, (), state.points,
-                    state.tricks_won, state.double_seats, moves=False, line=False)
+                    state.tricks_won, state.double_seats, moves=False, line=False,
+                    dealt=Dealt(dealt))
         assert res.value == side_value(state.returns(), old_mask), f"hand {i}"
         if not rules.contracts[state.contract].instant:
             winner, tier, payouts, value = terminal_outcome(
-                cr, k, old_mask, state.double_seats, state.points, state.tricks_won)
+                cr, k, old_mask, state.double_seats, state.points, state.tricks_won, dealt)
             assert (winner, tier, payouts) == (state.outcome.winner, state.outcome.tier,
                                                state.returns()), f"hand {i}"
             assert value == res.value
         seen.add((state.outcome.winner, state.outcome.tier))
+        with_laufende += laufende_added(cr, k, old_mask, dealt) != 0
     assert len(seen) >= 2  # more than one kind of ending was priced
+    assert with_laufende > 0 or name not in KNOB_FILES
 
 
 def test_an_instant_win_is_valued_at_its_plain_price_even_when_a_multiplier_names_it():

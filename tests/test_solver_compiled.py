@@ -18,19 +18,14 @@ HANDS = "AH 10H QC QS | 10C AC JD JH | AS 10S QH QD | JC JS AD 10D"
 
 def _search_arguments(cr, contract: int, old_mask: int, hands: list[int], leader: int):
     """What `solve` hands the search for the first lead of a deal (no points, no tricks yet)."""
-    tables = solver._tables(cr, int(cr.tables.c_order[contract]))
-    prep = solver._prepare(cr, contract, old_mask, ())
-    root_i = np.zeros(solver.N_I, np.int64)
-    root_i[[solver.I_SEAT, solver.I_LEADER, solver.I_WSEAT]] = leader
+    tables = solver._solver_tables(cr, contract, old_mask, ())
+    root_i, root_f = solver.root_rows(tables, old_mask, leader, (), (0.0,) * 4, (0,) * 4)
     rem = 0
     for h in hands:
         rem |= h
-    return (root_i, np.zeros(solver.N_F, np.float64), np.uint64(rem), -np.inf, np.inf,
-            np.array(hands, np.uint64), old_mask,
-            solver.SolverTables(tables.suit, tables.suit_mask, tables.beat, tables.cpts,
-                                tables.strength, tables.play_rules, prep.tparams, prep.vtab),
-            solver._transposition_table(12), solver._search_stack(cr.n_cards + 2, cr.n_cards),
-            0)  # the stamp of the deal
+    return (root_i, root_f, np.uint64(rem), -np.inf, np.inf, np.array(hands, np.uint64),
+            old_mask, tables, solver._transposition_table(12),
+            solver._search_stack(cr.n_cards + 2, cr.n_cards), 0)  # the stamp of the deal
 
 
 def _function_ir(library_ir: str, name: str) -> str:

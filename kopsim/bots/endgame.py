@@ -28,8 +28,10 @@ from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
 from ..engine.codes import TEAM_ALONE
 from ..engine.jit import kernel_jit
 from ..engine.loop import score_hand, scratch_for
-from ..engine.steps import eval_pred, form_teams, pay_out, play_to_trick
+from ..engine.steps import (called_card, called_card_duties, eval_pred, form_teams, pay_out,
+                            play_to_trick)
 from ..rules.compile import card_mask
+from .sampler import duties_kept
 
 P_ENDGAME, P_WORLDS = 8, 9  # the ev kernel row: tricks before the end, most deals to solve
 # the slots of sc.eg_ctx: the deal's contract, old side, doubles, a seat of each side; the order
@@ -186,24 +188,29 @@ def _deal_contract(t, sc, bid, bidder, forehand):
 
 
 # the columns of the search's stack (sc.eg_node_i, _u, _f): a node is a seat about to play
-N_POS, N_LEADER, N_LED, N_W, N_WSEAT, N_SEAT, N_TOOK = range(7)  # N_TOOK: who took the trick
+# (N_TOOK: who took the trick; N_DUTY: the called card's suit while its duties hold, else -1)
+N_POS, N_LEADER, N_LED, N_W, N_WSEAT, N_SEAT, N_TOOK, N_DUTY = range(8)
 U_HAND, U_MOVES = range(2)  # the mover's cards, the cards it has yet to try
 F_PTS, F_TRICK_PTS, F_BEST, F_BEST_OLD, F_BEST_YOUNG = range(5)
 
 
 @kernel_jit(inline='always')
-def _enter(t, sc, o, d, pos, leader, led, w, wseat, pts):
+def _enter(t, sc, o, d, pos, leader, led, w, wseat, pts, duty, called):
     """Node d of the search: the seat at place pos of the trick led by leader to play, the trick
-    so far led, w, wseat, pts (suit led, winning card, its seat, points)."""
+    so far led, w, wseat, pts (suit led, winning card, its seat, points); duty: the called
+    card's suit while its duties hold (else -1), called: the called card."""
     seat = (leader + pos) % 4
     ni, nu, nf = sc.eg_node_i, sc.eg_node_u, sc.eg_node_f
     ni[d, N_POS], ni[d, N_LEADER], ni[d, N_LED], ni[d, N_W] = pos, leader, led, w
-    ni[d, N_WSEAT], ni[d, N_SEAT], ni[d, N_TOOK] = wseat, seat, -1
+    ni[d, N_WSEAT], ni[d, N_SEAT], ni[d, N_TOOK], ni[d, N_DUTY] = wseat, seat, -1, duty
     hand = sc.eg_left[seat]
     nu[d, U_HAND] = hand
-    nu[d, U_MOVES] = allowed_cards(hand, pos, t.suit_mask[o, led], t.suit_mask[o, 0],
-                                   t.beat_mask[o, led, w], t.follow_suit, t.trump_when_void,
-                                   t.must_beat)
+    moves = allowed_cards(hand, pos, t.suit_mask[o, led], t.suit_mask[o, 0],
+                          t.beat_mask[o, led, w], t.follow_suit, t.trump_when_void, t.must_beat)
+    if duty >= 0:
+        moves = called_card_duties(moves, hand, pos, led == duty, called, t.suit_mask[o, duty],
+                                   t.c_run_away[sc.eg_ctx[X_K]])
+    nu[d, U_MOVES] = moves
     nf[d, F_PTS], nf[d, F_BEST], nf[d, F_BEST_OLD], nf[d, F_BEST_YOUNG] = pts, -np.inf, 0.0, 0.0
 
 
@@ -223,22 +230,25 @@ def _back_up(sc, d, v_old, v_young):
 
 
 @kernel_jit(inline='always')
-def _line_value(t, sc, o, pos, leader, led, w, wseat, pts):
+def _line_value(t, sc, o, pos, leader, led, w, wseat, pts, duty, called):
     """(payout of an old seat, payout of a young seat) at the end of the hand when the seat at
     place pos of the trick led by leader plays next (led, w, wseat, pts: the trick so far; pos 4:
-    the trick is complete) and every seat then plays the card best for its side, the first in
-    card order on equal payouts. An explicit stack (sc.eg_node_*), one row per card played."""
+    the trick is complete; duty, called: see `_enter`) and every seat then plays the card best
+    for its side, the first in card order on equal payouts. An explicit stack (sc.eg_node_*),
+    one row per card played."""
     took, trick_pts = -1, pts
     if pos == 4:  # the card just played completed the trick
         took = wseat
         sc.eg_points[took] += trick_pts
         sc.eg_tricks[took] += 1
+        if led == duty:
+            duty = -1  # the called suit has been led: the duties end
         pos, leader, led, w, pts = 0, took, 0, 0, 0.0
     if sc.eg_left[(leader + pos) % 4] == ZERO:  # and the hand: nobody holds a card
         v_old, v_young = _leaf(t, sc)
     else:
-        _enter(t, sc, o, 0, pos, leader, led, w, wseat, pts)
-        v_old, v_young = _search(t, sc, o)
+        _enter(t, sc, o, 0, pos, leader, led, w, wseat, pts, duty, called)
+        v_old, v_young = _search(t, sc, o, called)
     if took >= 0:
         sc.eg_points[took] -= trick_pts
         sc.eg_tricks[took] -= 1
@@ -246,7 +256,7 @@ def _line_value(t, sc, o, pos, leader, led, w, wseat, pts):
 
 
 @kernel_jit(inline='always')
-def _search(t, sc, o):
+def _search(t, sc, o, called):
     """The value of node 0 (see `_line_value`), searched depth first."""
     ni, nu, nf = sc.eg_node_i, sc.eg_node_u, sc.eg_node_f
     d = 0
@@ -267,8 +277,9 @@ def _search(t, sc, o):
         led, w, wseat = play_to_trick(pos, c, seat, t.suit[o, c], t.beat_mask[o, led, w], led, w,
                                       ni[d, N_WSEAT])
         pts = nf[d, F_PTS] + t.card_points[c]
+        duty = ni[d, N_DUTY]
         if pos < 3:
-            _enter(t, sc, o, d + 1, pos + 1, ni[d, N_LEADER], led, w, wseat, pts)
+            _enter(t, sc, o, d + 1, pos + 1, ni[d, N_LEADER], led, w, wseat, pts, duty, called)
             d += 1
             continue
         sc.eg_points[wseat] += pts
@@ -278,7 +289,8 @@ def _search(t, sc, o):
             v_old, v_young = _leaf(t, sc)
             _back_up(sc, d, v_old, v_young)
         else:
-            _enter(t, sc, o, d + 1, 0, wseat, 0, 0, wseat, 0.0)
+            _enter(t, sc, o, d + 1, 0, wseat, 0, 0, wseat, 0.0, -1 if led == duty else duty,
+                   called)
             d += 1
 
 
@@ -296,9 +308,23 @@ def _leaf(t, sc):
 
 
 @kernel_jit(inline='always')
-def _solve_deal(t, sc, seat, allowed, leader, pos, k, old, nd):
+def _duty_now(t, sc, o, called, n_done):
+    """The called card's suit if its duties still hold after n_done finished tricks (none was
+    led in it), else -1; -1 without a called card."""
+    if called < 0:
+        return -1
+    duty = t.suit[o, called]
+    for n in range(n_done):
+        if t.suit[o, sc.seq[4 * n]] == duty:
+            return -1
+    return duty
+
+
+@kernel_jit(inline='always')
+def _solve_deal(t, sc, seat, allowed, leader, pos, k, old, nd, called):
     """Adds to sc.eg_value[c], for each card c of allowed, seat's payout in the deal of
-    sc.eg_left when it plays c and every seat then plays its side's best."""
+    sc.eg_left when it plays c and every seat then plays its side's best (called: the deal's
+    called card, -1 none)."""
     o = t.c_order[k]
     sc.eg_ctx[X_K], sc.eg_ctx[X_OLD], sc.eg_ctx[X_ND] = k, old, nd
     sc.eg_ctx[X_OLD_SEAT] = lowbit_index(np.uint64(old))
@@ -313,6 +339,7 @@ def _solve_deal(t, sc, seat, allowed, leader, pos, k, old, nd):
         led, w, wseat = play_to_trick(i, c, (leader + i) % 4, t.suit[o, c], t.beat_mask[o, led, w],
                                       led, w, wseat)
     hand = sc.eg_left[seat]
+    duty = _duty_now(t, sc, o, called, t.n_cards // 4 - popcount(hand))
     mine_old = (old >> seat) & 1 == 1
     moves = allowed
     while moves:
@@ -322,7 +349,7 @@ def _solve_deal(t, sc, seat, allowed, leader, pos, k, old, nd):
         led2, w2, wseat2 = play_to_trick(pos, c, seat, t.suit[o, c], t.beat_mask[o, led, w], led,
                                          w, wseat)
         v_old, v_young = _line_value(t, sc, o, pos + 1, leader, led2, w2, wseat2,
-                                     pts + t.card_points[c])
+                                     pts + t.card_points[c], duty, called)
         sc.eg_value[c] += v_old if mine_old else v_young
     sc.eg_left[seat] = hand
 
@@ -342,9 +369,26 @@ def _add_deal(t, sc, seat, allowed, leader, pos, bid, bidder, nd, forehand, fits
             _prepare_checks(t, sc, seat, _n_played(t, sc, seat, pos), o)
         if not _plays_fit(t, sc, o):
             return False
+    called = -1
+    if t.c_run_away[k] > 0:
+        called = called_card(t.c_team[k], t.c_team_cards, k, decl, sc.eg_dealt)
+        if called >= 0 and not _duties_fit(t, sc, k, called, _n_played(t, sc, seat, pos)):
+            return False
     old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, decl, sc.eg_dealt)
-    _solve_deal(t, sc, seat, allowed, leader, pos, k, old, nd)
+    _solve_deal(t, sc, seat, allowed, leader, pos, k, old, nd, called)
     return True
+
+
+@kernel_jit(inline='always')
+def _duties_fit(t, sc, k, called, n_played):
+    """Whether the seat this deal gives the called card to kept its duties in the cards played
+    (see `duties_kept`)."""
+    holder = 0
+    while not (sc.eg_dealt[holder] >> np.uint64(called)) & ONE:
+        holder += 1
+    return duties_kept(sc.seq, sc.who_played, n_played, holder, sc.eg_dealt[holder], called,
+                       t.c_order[k], t.suit, t.suit_mask, t.beat_mask,
+                       (t.follow_suit, t.trump_when_void, t.must_beat), t.c_run_away[k])
 
 
 @kernel_jit(inline='always')

@@ -33,8 +33,8 @@ from ..engine.scoring import score
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
 from .lookahead import AuctionModel, LookaheadParams
-from .sampler import (AuctionBook, Reading, _names, draw_worlds, decision_state, old_sides,
-                      public_history, replay)
+from .sampler import (AuctionBook, DealTables, Reading, _names, deal_tables, deal_terms,
+                      draw_worlds, decision_state, old_sides, public_history, replay)
 from .solver import DealSolver
 
 __all__ = ["PimcBot", "CheatBot", "PimcParams", "CheatParams", "public_history", "replay"]
@@ -105,16 +105,52 @@ def _position(cr: CompiledRules, obs: Observation) -> _Position:
 
 def deal_solver(cr: CompiledRules) -> DealSolver:
     """One solver (and table) per ruleset and process."""
-    return table(cr.rules, "pimc deal solver", lambda: DealSolver(cr))
+    return _solver_and_tables(cr)[0]
 
 
-def _old_masks(cr: CompiledRules, contract: str, declarer, hands: np.ndarray) -> np.ndarray:
-    t = cr.tables
+def _solver_and_tables(cr: CompiledRules) -> tuple[DealSolver, DealTables]:
+    """The ruleset's solver and the tables of what its deals make of a contract, looked up
+    once per decision."""
+    return table(cr.rules, "pimc deal solver", lambda: (DealSolver(cr), deal_tables(cr)))
+
+
+def _deals_alike(cr: CompiledRules, dt, contract: str, declarer, hands: np.ndarray,
+                 rows: np.ndarray) -> list[tuple[int, float, int, np.ndarray]]:
+    """The deals hands[rows] in groups that the solver searches alike: (old side, Laufende
+    added, called card, the group's rows) for each (see `deal_terms`; dt: its DealTables)."""
     k = cr.contract_names.index(contract)
-    out = np.zeros(hands.shape[0], np.int64)
-    old_sides(int(t.c_team[k]), t.c_team_mask[k], t.c_team_cards, k,
-              -1 if declarer is None else int(declarer), hands, out)
+    n = rows.shape[0]
+    olds = np.zeros(n, np.int64)
+    decl = -1 if declarer is None else int(declarer)
+    if not (dt.c_lauf_from[k] or dt.c_run_away[k]):  # the old side tells the deals apart
+        old_sides(int(dt.c_team[k]), dt.c_team_mask[k], dt.c_team_cards, k, decl, hands[rows],
+                  olds)
+        return [(old, 0.0, -1, rows[olds == old]) for old in np.unique(olds).tolist()]
+    called, added = np.zeros(n, np.int64), np.zeros(n, np.float64)
+    deal_terms(dt, k, decl, hands[rows], olds, added, called)
+    key = olds + 16 * (called + 1)  # (old sides are 4 bits)
+    if added.any():
+        key += 16 * (cr.n_cards + 1) * np.unique(added, return_inverse=True)[1]
+    out = []
+    for value in np.unique(key).tolist():
+        i = key == value
+        j = int(i.argmax())
+        out.append((int(olds[j]), float(added[j]), int(called[j]), rows[i]))
     return out
+
+
+def _still_on_duty(cr: CompiledRules, contract: str, called: int, obs: Observation) -> int:
+    """The called card if its duties still hold (no finished trick led in its suit), else -1."""
+    if called < 0:
+        return -1
+    t = cr.tables
+    o = int(t.c_order[cr.contract_names.index(contract)])
+    index = {c: i for i, c in enumerate(cr.cards)}
+    suit = t.suit[o]
+    for trick in obs.tricks:
+        if trick.winner is not None and suit[index[trick.cards[0]]] == suit[called]:
+            return -1
+    return called
 
 
 def card_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
@@ -126,15 +162,14 @@ def card_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
     pos = _position(cr, obs)
     held = hands & ~np.uint64(pos.played)
     out = np.zeros((hands.shape[0], moves.shape[0]), np.float64)
-    solver = deal_solver(cr)
+    solver, dt = _solver_and_tables(cr)
+    position = (pos.leader, pos.trick, pos.points, pos.tricks)
     for (contract, declarer, doubles), rows in _group(readings).items():
-        olds = _old_masks(cr, contract, declarer, hands[rows])
         k = cr.contract_names.index(contract)
-        for old in np.unique(olds):
-            group = rows[olds == old]
-            solver.move_values(k, int(old), doubles, held, group, pos.leader, pos.trick,
-                               pos.points, pos.tricks, moves, out)
-            if not (int(old) >> seat) & 1:
+        for old, added, called, group in _deals_alike(cr, dt, contract, declarer, hands, rows):
+            solver.move_values(k, old, doubles, held, group, position, moves, out, added,
+                               _still_on_duty(cr, contract, called, obs))
+            if not (old >> seat) & 1:
                 out[group] = -out[group]
     return out
 
@@ -187,17 +222,16 @@ def contract_payouts(cr: CompiledRules, contract: str, declarer, doubles, hands:
     searched, by (search key, deal), read and extended."""
     rules = cr.rules
     known = {} if known is None else known
-    olds = _old_masks(cr, contract, declarer, hands)
     out = np.zeros(hands.shape[0], np.float64)
     k = cr.contract_names.index(contract)
-    solver = deal_solver(cr)
-    for old in np.unique(olds):
-        rows = np.flatnonzero(olds == old)
+    solver, dt = _solver_and_tables(cr)
+    everyone = np.arange(hands.shape[0])
+    for old, added, called, rows in _deals_alike(cr, dt, contract, declarer, hands, everyone):
         if rules.contracts[contract].instant:
-            side = [s for s in range(4) if (int(old) >> s) & 1]
+            side = [s for s in range(4) if (old >> s) & 1]
             out[rows] = score(rules, contract, side, [], [0] * 4, [0] * 4).payouts[seat]
             continue
-        lead = solver.first_lead(k, int(old), doubles, seat)
+        lead = solver.first_lead(k, old, doubles, seat, added, called)
         if lead.pay is None:
             solver.first_lead_line_payouts(lead, hands, rows, forehand, out)
             continue

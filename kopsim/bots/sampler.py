@@ -30,7 +30,8 @@ from ..engine.bits import ONE, ZERO, allowed_cards
 from ..engine.draws import GOLDEN, mix64
 from ..engine.jit import kernel_jit
 from ..engine.reference import Deal, IllegalAction, Observation, State
-from ..engine.steps import eval_pred, form_teams, play_to_trick
+from ..engine.steps import (called_card, called_card_duties, eval_pred, form_teams,
+                            laufende_value, play_to_trick)
 from ..rules.cache import table
 from ..rules.compile import CompiledRules
 
@@ -143,6 +144,34 @@ def _add_allowed(cards, seats, free, order, follow, trump_void, must_beat, allow
         led, wcard, wseat = play_to_trick(pos, c, s, suit[c], beat[led, wcard], led, wcard, wseat)
     for s in range(4):
         allowed[s] |= free & ~ruled_out[s]
+
+
+@kernel_jit(inline='always')
+def duties_kept(cards, who, n, holder, hand, called, o, suit, suit_mask, beat, play, run_away):
+    """Whether seat `holder`, dealt `hand` with the called card in it, kept the card's duties
+    in the first n cards played (cards[i]; who[card]: the seat that played it) in card order o
+    (suit, suit_mask, beat: RuleTables' suit, suit_mask, beat_mask; play: follow suit, trump
+    when void, must beat): each of its cards is one `called_card_duties` allows, until a
+    finished trick was led in the called card's suit. (Its cards are known to follow the other
+    rules.)"""
+    duty = suit[o, called]
+    mask = suit_mask[o, duty]
+    led = w = 0
+    for i in range(n):
+        pos = i % 4
+        c = cards[i]
+        s = who[c]
+        if s == holder:
+            ok = allowed_cards(hand, pos, suit_mask[o, led], suit_mask[o, 0], beat[o, led, w],
+                               play[0], play[1], play[2])
+            ok = called_card_duties(ok, hand, pos, led == duty, called, mask, run_away)
+            if not ok >> np.uint64(c) & ONE:
+                return False
+            hand &= ~(ONE << np.uint64(c))
+        led, w, _ = play_to_trick(pos, c, s, suit[o, c], beat[o, led, w], led, w, s)
+        if pos == 3 and led == duty:
+            return True  # the suit has been led: the duties are over
+    return True
 
 
 @kernel_jit(inline='always')
@@ -287,6 +316,26 @@ def decision_state(base: int, history_length: int) -> np.uint64:
     return np.uint64(z)
 
 
+class DealTables(NamedTuple):
+    """The contract tables of `RuleTables` that fix what a deal makes of a contract (its old
+    side, Laufende, called card): few, so that a call hands numba little to type."""
+
+    c_team: np.ndarray
+    c_team_mask: np.ndarray
+    c_team_cards: np.ndarray
+    c_lauf_cards: np.ndarray
+    c_lauf_from: np.ndarray
+    c_lauf_value: np.ndarray
+    c_run_away: np.ndarray
+
+
+def deal_tables(cr: CompiledRules) -> DealTables:
+    t = cr.tables
+    return table(cr.rules, "deal tables", lambda: DealTables(
+        t.c_team, t.c_team_mask, t.c_team_cards, t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value,
+        t.c_run_away))
+
+
 @kernel_jit()
 def old_sides(team, team_mask, team_cards, k, declarer, hands, out):
     """out[w]: the old side (seat bits) of contract k declared by declarer in deal hands[w]
@@ -294,6 +343,21 @@ def old_sides(team, team_mask, team_cards, k, declarer, hands, out):
     for w in range(hands.shape[0]):
         out[w] = form_teams(team, team_mask, team_cards, k, declarer,
                             (hands[w, 0], hands[w, 1], hands[w, 2], hands[w, 3]))
+
+
+@kernel_jit()
+def deal_terms(t, k, declarer, hands, olds, added, called):
+    """What each deal hands[w] fixes of contract k declared by declarer (-1 none): olds[w] its
+    old side (seat bits, see `form_teams`), added[w] its Laufende (`laufende_value`), called[w]
+    the called card whose duties its holder keeps (-1 none: `called_card`). t: DealTables."""
+    for w in range(hands.shape[0]):
+        h = (hands[w, 0], hands[w, 1], hands[w, 2], hands[w, 3])
+        old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, declarer, h)
+        olds[w] = old
+        added[w] = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, k, h, old)
+        called[w] = -1
+        if t.c_run_away[k] > 0:
+            called[w] = called_card(t.c_team[k], t.c_team_cards, k, declarer, h)
 
 
 def public_history(obs: Observation) -> list[tuple[int, str]]:
@@ -391,6 +455,10 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
     else:
         orders = sorted({int(t.c_order[k]) for k in t.no_bid})
     cons = constraints(cr, obs, orders)
+    # the cards played, to check the called card's duties on, if the contract may have them
+    duties = (t.c_run_away[cr.contract_names.index(obs.bid)] if obs.bid is not None
+              else t.c_run_away.any())
+    plays = _plays_by_card(cr, obs) if duties and obs.tricks else None
     a, b = cons.others[0], cons.others[1]
     ways = np.zeros((cons.free.shape[0] + 1, cons.need[a] + 1, cons.need[b] + 1), np.float64)
     count_completions(cons.free, cons.allowed, cons.others, cons.need, ways)
@@ -414,10 +482,40 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
             if len(orders) > 1 and replay(cr.rules, obs.dealer, _names(cr, hands[w]),
                                           history) is None:
                 continue
+            if plays is not None and not _kept_duties(cr, reading, hands[w], plays):
+                continue
             kept_hands.append(hands[w].copy())
             readings.append(reading)
     out = np.array(kept_hands, np.uint64).reshape(-1, 4)
     return Worlds(out, readings)
+
+
+def _plays_by_card(cr: CompiledRules, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
+    """(the cards played in order, the seat that played each card, -1 if none)."""
+    cards, seats = plays_of(obs, {c: i for i, c in enumerate(cr.cards)})
+    who = np.full(cr.n_cards, -1, np.int64)
+    who[cards] = seats
+    return cards, who
+
+
+def _kept_duties(cr: CompiledRules, reading: Reading, row: np.ndarray, plays) -> bool:
+    """Whether the seat that deal `row` gives the called card kept its duties in the cards
+    played (`duties_kept`); True where the contract has none, or is not known yet."""
+    t = cr.tables
+    if reading.contract is None:
+        return True
+    k = cr.contract_names.index(reading.contract)
+    if not t.c_run_away[k] or reading.declarer is None:
+        return True
+    called = int(called_card(t.c_team[k], t.c_team_cards, k, reading.declarer, row))
+    if called < 0:
+        return True
+    holder = next(s for s in range(4) if int(row[s]) >> called & 1)
+    p = cr.rules.play
+    cards, who = plays
+    return bool(duties_kept(cards, who, cards.shape[0], holder, row[holder], called,
+                            int(t.c_order[k]), t.suit, t.suit_mask, t.beat_mask,
+                            (p.follow_suit, p.trump_when_void, p.must_beat), t.c_run_away[k]))
 
 
 def _names(cr: CompiledRules, row) -> list[list[str]]:

@@ -12,12 +12,16 @@ explicit stack whose steps (the leaf, the table probe and store, the ordered mov
 node, the value backed up) are small helpers inlined into it: no calls and no reference counting
 in the hot loop. It probes a transposition table at trick boundaries. A table entry is keyed by
 the whole state that the rest of the hand depends on: the cards still out (which fixes every
-hand, since the deal is known), the leader, and both sides' points and tricks so far; it holds a
-lower and an upper bound.
+hand, since the deal is known), the leader, both sides' points and tricks so far, and whether the
+called card's duties still hold (history: the holder may have run away with a low card of its
+suit and kept it); it holds a lower and an upper bound.
 
-Legal cards, trick winners and scoring all come from the `CompiledRules` tables, in the batch
-kernel's arithmetic. `brute_force` is a plain-Python minimax over the reference engine's rules
-(`kopsim.engine.reference.legal_cards`, `CardOrder`, `kopsim.engine.scoring.score`) for the tests.
+Legal cards (the called card's duties included, `called_card_duties`), trick winners and scoring
+all come from the `CompiledRules` tables and the kernel's steps, in the batch kernel's
+arithmetic. What the dealt hands fix is given with the position: the Laufende added to the price
+(`laufende_added`), and the called card. `brute_force` is a plain-Python minimax over the
+reference engine's rules (`kopsim.engine.reference.legal_cards`, `called_card_duties`,
+`CardOrder`, `kopsim.engine.scoring.score`) for the tests.
 """
 
 from __future__ import annotations
@@ -31,8 +35,8 @@ from numba import njit
 from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
 from ..engine.codes import (N_PRICED_TIERS, TIER_NAMES, TIER_OUT, WIN_NOBODY, WIN_OLD,
                             WIN_YOUNG, WINNER_NAMES)
-from ..engine.steps import (classify, count_doubles, outcome_slot, pay_out, play_to_trick, price,
-                            tie_winner)
+from ..engine.steps import (called_card_duties, classify, count_doubles, laufende_value,
+                            outcome_slot, pay_out, play_to_trick, price, tie_winner)
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
 
@@ -42,10 +46,11 @@ U29 = np.uint64(29)
 U32 = np.uint64(32)
 INF = np.inf
 
-# integer stack columns
+# integer stack columns; I_DUTY: the suit group of the called card while its duties hold (-1
+# none), a node's own; I_CALLED: the called card (-1 none), read from the root row only
 I_SEAT, I_POS, I_LEADER, I_LED, I_WCARD, I_WSEAT, I_OTR, I_YTR, I_NM, I_MI, I_BMOVE, I_SLOT, \
-    I_MAX = range(13)
-N_I = 13
+    I_MAX, I_DUTY, I_CALLED = range(15)
+N_I = 15
 # float stack columns
 F_TPTS, F_OPTS, F_YPTS, F_ALPHA, F_BETA, F_A0, F_B0, F_BEST = range(8)
 N_F = 8
@@ -81,7 +86,7 @@ class SolverTables(NamedTuple):
     beat: np.ndarray  # [suit led, card]: the cards that beat it
     cpts: np.ndarray  # card points
     strength: np.ndarray  # move ordering: how many cards a card beats when it leads
-    play_rules: np.ndarray  # follow suit, trump when void, must beat
+    play_rules: np.ndarray  # follow suit, trump when void, must beat, run away with (0: no duties)
     tparams: np.ndarray  # win points, schneider max, all tricks, tie winner, lone won/lost
     vtab: np.ndarray  # value by outcome_slot(winner, tier)
 
@@ -90,7 +95,7 @@ class TranspositionTable(NamedTuple):
     """Bounds on the value of positions at trick boundaries, one entry per hash slot."""
 
     rem: np.ndarray  # the cards still out
-    aux: np.ndarray  # leader | old tricks << 2 | young tricks << 10 (-1: empty)
+    aux: np.ndarray  # leader | old tricks << 2 | young tricks << 10 | on duty << 18 (-1: empty)
     opts: np.ndarray  # old side's points
     ypts: np.ndarray  # young side's points
     lo: np.ndarray  # lower bound
@@ -166,9 +171,13 @@ def _last_trick(rem, leader, hands, suit, beat, cpts):
 
 @njit(cache=True, inline='always')
 def _tt_aux(d, s_i, stamp):
-    """Node d's leader and both sides' tricks, and the stamp of the deal searched, packed: its
-    table key beside cards and points (the cards still out fix the hands only within a deal)."""
-    return s_i[d, I_LEADER] | (s_i[d, I_OTR] << 2) | (s_i[d, I_YTR] << 10) | (stamp << 18)
+    """Node d's leader, both sides' tricks, whether the called card's duties hold, and the
+    stamp of the deal searched, packed: its table key beside cards and points (the cards still
+    out fix the hands only within a deal; whether the called suit has been led is history: its
+    holder may have run away with a lower card and kept the called one)."""
+    on_duty = np.int64(s_i[d, I_DUTY] >= 0)
+    return (s_i[d, I_LEADER] | (s_i[d, I_OTR] << 2) | (s_i[d, I_YTR] << 10) | (on_duty << 18)
+            | (stamp << 19))
 
 
 @njit(cache=True, inline='always')
@@ -243,15 +252,30 @@ def _tt_replace(d, slot, rem, aux, v, s_f, tt_rem, tt_aux, tt_op, tt_yp, tt_lo, 
 
 
 @njit(cache=True, inline='always')
-def _legal(hand, pos, led, wcard, suit_mask, beat, play_rule):
-    """(allowed cards, cards beating the one winning the trick); play_rule: follow suit, trump
-    when void, must beat, trump mask, as a tuple."""
+def _legal(hand, pos, led, wcard, duty, suit_mask, beat, play_rule):
+    """(allowed cards, cards beating the one winning the trick); duty: the called card's suit
+    group while its duties hold, else -1; play_rule: `_rule_of_play`'s tuple."""
     bw = beat[led, wcard]
     led_mask = suit_mask[led]
     if pos == 0:
-        return hand, ZERO
-    return allowed_cards(hand, pos, led_mask, play_rule[3], bw, play_rule[0], play_rule[1],
-                         play_rule[2]), bw
+        allowed, bw = hand, ZERO
+    else:
+        allowed = allowed_cards(hand, pos, led_mask, play_rule[3], bw, play_rule[0],
+                                play_rule[1], play_rule[2])
+    if duty >= 0:
+        allowed = called_card_duties(allowed, hand, pos, led == duty, play_rule[4], play_rule[5],
+                                     play_rule[6])
+    return allowed, bw
+
+
+@njit(cache=True, inline='always')
+def _rule_of_play(play_rules, suit, suit_mask, called):
+    """The play rules as a tuple of scalars: follow suit, trump when void, must beat, the trump
+    mask, the called card (-1 none), its suit's mask, the run-away count. (Read in straight
+    lines, and chosen after: see above.)"""
+    called_mask = suit_mask[suit[max(called, 0)]]
+    return (play_rules[0] == 1, play_rules[1] == 1, play_rules[2] == 1, suit_mask[0], called,
+            called_mask if called >= 0 else ZERO, play_rules[3])
 
 
 @njit(cache=True, inline='always')
@@ -300,7 +324,8 @@ def _open_moves(d, hand, s_i, s_f, old_mask, suit_mask, beat, play_rule, cpts, s
     pos = s_i[d, I_POS]
     is_max = (old_mask >> s_i[d, I_SEAT]) & 1
     s_i[d, I_MAX] = is_max
-    allowed, bw = _legal(hand, pos, s_i[d, I_LED], s_i[d, I_WCARD], suit_mask, beat, play_rule)
+    allowed, bw = _legal(hand, pos, s_i[d, I_LED], s_i[d, I_WCARD], s_i[d, I_DUTY], suit_mask,
+                         beat, play_rule)
     partner_wins = pos > 0 and ((old_mask >> s_i[d, I_WSEAT]) & 1) == is_max
     s_i[d, I_NM] = _order_moves(d, allowed, pos, partner_wins, bw, cpts, strength, s_mv, s_key)
     s_i[d, I_MI] = 0
@@ -323,8 +348,11 @@ def _play_card(c, p_i, p_f, p, c_i, c_f, e, old_mask, suit, beat, cpts):
     ypts = p_f[p, F_YPTS]
     otr = p_i[p, I_OTR]
     ytr = p_i[p, I_YTR]
+    duty = p_i[p, I_DUTY]
     if pos == 3:
         opts, ypts, otr, ytr = _take_trick(old_mask, wseat, tp, opts, ypts, otr, ytr)
+        if led == duty:
+            duty = -1  # the called suit has been led: the duties end
         c_i[e, I_POS] = 0
         c_i[e, I_SEAT] = wseat
         c_i[e, I_LEADER] = wseat
@@ -339,6 +367,7 @@ def _play_card(c, p_i, p_f, p, c_i, c_f, e, old_mask, suit, beat, cpts):
     c_i[e, I_WSEAT] = wseat
     c_i[e, I_OTR] = otr
     c_i[e, I_YTR] = ytr
+    c_i[e, I_DUTY] = duty
     c_f[e, F_OPTS] = opts
     c_f[e, F_YPTS] = ypts
     c_f[e, F_ALPHA] = p_f[p, F_ALPHA]
@@ -387,7 +416,7 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt
     suit, suit_mask, beat, cpts, strength, play_rules, tparams, vtab = tables
     tt_rem, tt_aux, tt_op, tt_yp, tt_lo, tt_hi = tt
     s_rem, s_i, s_f, s_mv, s_key, stats = stack
-    play_rule = (play_rules[0] == 1, play_rules[1] == 1, play_rules[2] == 1, suit_mask[0])
+    play_rule = _rule_of_play(play_rules, suit, suit_mask, root_i[I_CALLED])
     win_rule = (tparams[0], tparams[1], np.int64(tparams[2]), np.int64(tparams[3]),
                 tparams[4] != 0.0, tparams[5] != 0.0, tparams[6])
     held = (hands[0], hands[1], hands[2], hands[3])
@@ -485,8 +514,7 @@ def _solve_all(root_i, root_f, root_rem, hands, old_mask, tables, tt, stack, mov
     if not want_moves and not want_pv:
         return value
     suit, suit_mask, beat, cpts = tables.suit, tables.suit_mask, tables.beat, tables.cpts
-    play_rules = tables.play_rules
-    play_rule = (play_rules[0] == 1, play_rules[1] == 1, play_rules[2] == 1, suit_mask[0])
+    play_rule = _rule_of_play(tables.play_rules, suit, suit_mask, root_i[I_CALLED])
     # the position on the line so far, as one stack row (the shape _play_card writes)
     cur_i = root_i.copy().reshape((1, N_I))
     cur_f = root_f.copy().reshape((1, N_F))
@@ -496,7 +524,7 @@ def _solve_all(root_i, root_f, root_rem, hands, old_mask, tables, tt, stack, mov
     while rem != ZERO and (want_pv or ply == 0):
         seat = cur_i[0, I_SEAT]
         allowed, _ = _legal(hands[seat] & rem, cur_i[0, I_POS], cur_i[0, I_LED],
-                            cur_i[0, I_WCARD], suit_mask, beat, play_rule)
+                            cur_i[0, I_WCARD], cur_i[0, I_DUTY], suit_mask, beat, play_rule)
         is_max = (old_mask >> seat) & 1
         chosen = -1
         chosen_i = cur_i.copy()
@@ -634,7 +662,7 @@ class DealSolver:
         self.stack = _search_stack(nc + 2, nc)
         self.next_stamp = 1  # stamp 0 is `solve`'s, with a table of its own
         self.first_leads: dict[tuple, FirstLead] = {}
-        self.first_roots: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.first_roots: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
     def _stamps(self, n: int) -> np.int64:
         first = self.next_stamp
@@ -642,30 +670,36 @@ class DealSolver:
         return np.int64(first)
 
     def move_values(self, contract: int, old_mask: int, doubles, held: np.ndarray,
-                    rows: np.ndarray, leader: int, trick, points, tricks, moves: np.ndarray,
-                    out: np.ndarray) -> None:
+                    rows: np.ndarray, position: tuple, moves: np.ndarray, out: np.ndarray,
+                    added: float = 0.0, called: int = -1) -> None:
         """out[w, j]: the double-dummy value (old side minus young side) of playing moves[j]
-        now, in each deal w of rows (held[w]: the cards each seat still holds)."""
-        tables = _solver_tables(self.cr, contract, old_mask, doubles)
-        root_i, root_f = root_rows(tables, old_mask, leader, trick, points, tricks)
+        now, in each deal w of rows (held[w]: the cards each seat still holds); position:
+        (leader, trick, points, tricks). The deals share what the dealt hands fix: the Laufende
+        added to the price, and the called card while its duties hold (-1 none)."""
+        tables = _solver_tables(self.cr, contract, old_mask, doubles, added)
+        root_i, root_f = root_rows(tables, old_mask, *position, called=called)
         _move_values_of_deals(root_i, root_f, held, rows, moves, np.int64(old_mask), tables,
                               self.tt, self.stack, self._stamps(held.shape[0]), out)
 
-    def first_lead(self, contract: int, old_mask: int, doubles, seat: int) -> "FirstLead":
+    def first_lead(self, contract: int, old_mask: int, doubles, seat: int, added: float = 0.0,
+                   called: int = -1) -> "FirstLead":
         """How seat's payout in the contract, played from the first lead, is searched and read
-        (see `FirstLead`)."""
-        key = (contract, old_mask, tuple(doubles), seat)
+        (see `FirstLead`); added: the Laufende of the deals, called: their called card."""
+        key = (contract, old_mask, tuple(doubles), seat, float(added), int(called))
         lead = self.first_leads.get(key)
         if lead is None:
-            lead = self.first_leads[key] = _first_lead(self.cr, contract, old_mask, key[2], seat)
+            lead = self.first_leads[key] = _first_lead(self.cr, contract, old_mask, key[2], seat,
+                                                       key[4], key[5])
         return lead
 
     def _first_root(self, lead: "FirstLead", forehand: int):
-        """The root of a first lead: nothing played, nothing taken, whatever the contract."""
-        root = self.first_roots.get(forehand)
+        """The root of a first lead: nothing played, nothing taken, whatever the contract (but
+        its called card, whose duties hold from the first lead)."""
+        key = (forehand, lead.called)
+        root = self.first_roots.get(key)
         if root is None:
-            root = self.first_roots[forehand] = root_rows(lead.tables, lead.old_mask, forehand,
-                                                          (), (0.0,) * 4, (0,) * 4)
+            root = self.first_roots[key] = root_rows(lead.tables, lead.old_mask, forehand, (),
+                                                     (0.0,) * 4, (0,) * 4, lead.called)
         return root
 
     def first_lead_values(self, lead: "FirstLead", held: np.ndarray, rows: np.ndarray,
@@ -694,27 +728,42 @@ class FirstLead(NamedTuple):
     search: tuple  # deals searched under equal keys have equal values
     tables: SolverTables  # the scaled ones
     old_mask: int
+    called: int  # the called card, whose duties the play keeps (-1 none)
     seat_pay: np.ndarray  # the seat's payout by outcome slot
     pay: dict[float, float] | None  # the seat's payout by scaled value; None if it cannot tell
 
 
-def _first_lead(cr: CompiledRules, contract: int, old_mask: int, doubles, seat: int) -> FirstLead:
-    t = _solver_tables(cr, contract, old_mask, doubles)
+def _first_lead(cr: CompiledRules, contract: int, old_mask: int, doubles, seat: int,
+                added: float, called: int) -> FirstLead:
+    t = _solver_tables(cr, contract, old_mask, doubles, added)
     scale = float(np.max(np.abs(t.vtab))) or 1.0
     tables = t._replace(vtab=t.vtab / scale)
-    seat_pay = _payouts_by_slot(cr, contract, old_mask, doubles)[:, seat].copy()
-    key = (contract, old_mask, t.tparams.tobytes(), tables.vtab.tobytes())
-    return FirstLead(key, tables, old_mask, seat_pay, _pay_of_value(tables.vtab, seat_pay))
+    seat_pay = _payouts_by_slot(cr, contract, old_mask, doubles, added)[:, seat].copy()
+    called = called if t.play_rules[3] > 0 else -1
+    key = (contract, old_mask, called, t.tparams.tobytes(), tables.vtab.tobytes())
+    return FirstLead(key, tables, old_mask, called, seat_pay,
+                     _pay_of_value(tables.vtab, seat_pay))
 
 
-def _payouts_by_slot(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> np.ndarray:
-    """[outcome slot, seat]: each seat's payout for each outcome of the contract."""
+def _payouts_by_slot(cr: CompiledRules, contract: int, old_mask: int, double_seats,
+                     added: float = 0.0) -> np.ndarray:
+    """[outcome slot, seat]: each seat's payout for each outcome of the contract, the
+    Laufende `added` to its price."""
     doubles = tuple(int(s) for s in double_seats)
-    return table(cr.rules, ("solver payouts", contract, old_mask, doubles),
-                 lambda: _prepare(cr, contract, old_mask, doubles).ptab.reshape(-1, 4))
+    return table(cr.rules, ("solver payouts", contract, old_mask, doubles, float(added)),
+                 lambda: _prepare(cr, contract, old_mask, doubles, added).ptab.reshape(-1, 4))
 
 
 # ---------------------------------------------------------------------------------- Python face
+
+
+class Dealt(NamedTuple):
+    """What a position's cards do not show, which the deal fixed: the hands as dealt (masks;
+    they fix the Laufende), and the called card while its duties hold (its suit not led yet;
+    None: no card on duty)."""
+
+    hands: tuple | list | None = None
+    called: int | None = None
 
 
 @dataclass
@@ -744,9 +793,11 @@ def side_value(pay, old_mask: int) -> float:
     return (sum(old) / len(old) if old else 0.0) - (sum(young) / len(young) if young else 0.0)
 
 
-def _prepare(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> _Prepared:
+def _prepare(cr: CompiledRules, contract: int, old_mask: int, double_seats,
+             added: float = 0.0) -> _Prepared:
     """The contract's outcome table: (winner, tier) -> payouts and value, through the compiled
-    steps the kernel scores with (count_doubles, tie_winner, price, pay_out)."""
+    steps the kernel scores with (count_doubles, tie_winner, price, pay_out); added: the
+    Laufende, which the dealt hands fix (`laufende_added`)."""
     t = cr.tables
     k = contract
     seats = np.array([int(x) for x in double_seats] or [0], np.int64)
@@ -761,9 +812,8 @@ def _prepare(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> _
     ptab = np.zeros((3, N_PRICED_TIERS, 4), np.float64)
     for w in (WIN_OLD, WIN_YOUNG):
         for tier in range(N_PRICED_TIERS):
-            # without the Laufende: they are fixed by the deal, and the solver values the play
             v = price(t.c_won, t.c_lost, t.c_mult, k, w, tier, counted, t.tie_value, t.factor,
-                      0.0)
+                      added)
             pay = np.zeros(4, np.float64)
             pay_out(pay, v, w, old_mask, t.zero_sum, t.lone_once)
             ptab[w - WIN_NOBODY, tier] = pay
@@ -771,12 +821,36 @@ def _prepare(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> _
     return _Prepared(tparams, vtab, ptab, counted, last)
 
 
+def laufende_added(cr: CompiledRules, contract: int, old_mask: int, dealt) -> float:
+    """What the Laufende add to the contract's price on this deal (dealt: each seat's cards as
+    dealt, masks), through the kernel's `laufende_value`."""
+    t = cr.tables
+    return float(laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, int(contract),
+                                np.array([int(h) for h in dealt], np.uint64), int(old_mask)))
 
 
-def terminal_outcome(cr: CompiledRules, contract: int, old_mask: int, double_seats,
-                     points, tricks) -> tuple[str | None, str, tuple[float, ...], float]:
-    """(winner, tier, payouts, value) of a finished hand, through the solver's leaf arithmetic."""
-    prep = _prepare(cr, contract, old_mask, double_seats)
+def _added(cr: CompiledRules, contract: int, old_mask: int, hands, trick, dealt) -> float:
+    """The Laufende of a position: from the hands as dealt; a position nothing has been played
+    from is its own deal; else the dealt hands must be given."""
+    if not cr.tables.c_lauf_from[contract]:
+        return 0.0
+    if dealt is None:
+        held = 0
+        for h in hands:
+            held |= int(h)
+        if trick or held != (1 << cr.n_cards) - 1:
+            raise ValueError(f"contract {cr.contract_names[contract]} adds Laufende: give the "
+                             "hands as dealt (dealt=...)")
+        dealt = hands
+    return laufende_added(cr, contract, old_mask, dealt)
+
+
+def terminal_outcome(cr: CompiledRules, contract: int, old_mask: int, double_seats, points,
+                     tricks, dealt=None) -> tuple[str | None, str, tuple[float, ...], float]:
+    """(winner, tier, payouts, value) of a finished hand, through the solver's leaf arithmetic
+    (dealt: the hands as dealt, for the Laufende; without them none are added)."""
+    added = 0.0 if dealt is None else laufende_added(cr, contract, old_mask, dealt)
+    prep = _prepare(cr, contract, old_mask, double_seats, added)
     opts = sum(float(points[s]) for s in range(4) if (old_mask >> s) & 1)
     ypts = sum(float(points[s]) for s in range(4) if not (old_mask >> s) & 1)
     otr = sum(int(tricks[s]) for s in range(4) if (old_mask >> s) & 1)
@@ -792,7 +866,7 @@ def terminal_outcome(cr: CompiledRules, contract: int, old_mask: int, double_sea
 class _Tables:
     """Per (ruleset, order) arrays for the search, kept in the rules cache."""
 
-    def __init__(self, cr: CompiledRules, order: int):
+    def __init__(self, cr: CompiledRules, order: int, run_away: int):
         a = cr.tables
         nc = cr.n_cards
         self.suit = np.ascontiguousarray(a.suit[order].astype(np.int64))
@@ -807,25 +881,36 @@ class _Tables:
             strength[c] = (nc - stronger) + (nc if s == 0 else 0)
         self.strength = strength
         p = cr.rules.play
-        self.play_rules = np.array([p.follow_suit, p.trump_when_void, p.must_beat], np.int64)
+        self.play_rules = np.array([p.follow_suit, p.trump_when_void, p.must_beat, run_away],
+                                   np.int64)
 
 
-def _tables(cr: CompiledRules, order: int) -> _Tables:
-    return table(cr.rules, ("solver", order), lambda: _Tables(cr, order))
+def _tables(cr: CompiledRules, contract: int) -> _Tables:
+    """The search's arrays for a contract: its card order's, and its called card's duties."""
+    key = (int(cr.tables.c_order[contract]), int(cr.tables.c_run_away[contract]))
+    return table(cr.rules, ("solver",) + key, lambda: _Tables(cr, *key))
 
 
-def _solver_tables(cr: CompiledRules, contract: int, old_mask: int, double_seats) -> SolverTables:
-    """The search's tables for a contract played by these sides under these doubles, built once
-    (a bot solves the same contract for every card it weighs)."""
+def _solver_tables(cr: CompiledRules, contract: int, old_mask: int, double_seats,
+                   added: float = 0.0) -> SolverTables:
+    """The search's tables for a contract played by these sides under these doubles, the
+    Laufende `added` to its price, built once (a bot solves the same contract for every card
+    it weighs)."""
     doubles = tuple(int(s) for s in double_seats)
 
     def build() -> SolverTables:
-        t = _tables(cr, int(cr.tables.c_order[contract]))
-        prep = _prepare(cr, contract, old_mask, doubles)
+        t = _tables(cr, contract)
+        prep = _prepare(cr, contract, old_mask, doubles, added)
         return SolverTables(t.suit, t.suit_mask, t.beat, t.cpts, t.strength, t.play_rules,
                             prep.tparams, prep.vtab)
 
-    return table(cr.rules, ("solver", contract, old_mask, doubles), build)
+    return table(cr.rules, ("solver", contract, old_mask, doubles, float(added)), build)
+
+
+def table_bits(n_left: int) -> int:
+    """The size of `solve`'s transposition table (2 ** bits entries) for n_left cards still
+    out: larger for deeper searches (the tests shrink it to make entries collide)."""
+    return min(22, max(10, 3 * (n_left // 4) + 2))
 
 
 def _transposition_table(tt_bits: int) -> TranspositionTable:
@@ -871,9 +956,11 @@ def _check_position(cr, hands, leader, trick) -> None:
                              f"(leader {leader}, {len(trick)} cards in the trick)")
 
 
-def root_rows(tables: SolverTables, old_mask: int, leader: int, trick, points, tricks):
+def root_rows(tables: SolverTables, old_mask: int, leader: int, trick, points, tricks,
+              called: int = -1):
     """The search's root row (integer and float columns): the open trick, led by `leader`,
-    replayed; both sides' points and tricks from each seat's."""
+    replayed; both sides' points and tricks from each seat's; called: the called card while its
+    duties hold (ignored where the contract gives it none)."""
     opts = sum(float(points[s]) for s in range(4) if (old_mask >> s) & 1)
     ypts = sum(float(points[s]) for s in range(4) if not (old_mask >> s) & 1)
     otr = sum(int(tricks[s]) for s in range(4) if (old_mask >> s) & 1)
@@ -891,6 +978,9 @@ def root_rows(tables: SolverTables, old_mask: int, leader: int, trick, points, t
     root_i = np.zeros(N_I, np.int64)
     root_i[[I_SEAT, I_POS, I_LEADER, I_LED, I_WCARD, I_WSEAT, I_OTR, I_YTR]] = \
         [seat, len(trick), leader, led, wcard, wseat, otr, ytr]
+    called = int(called) if called is not None and tables.play_rules[3] > 0 else -1
+    root_i[I_CALLED] = called
+    root_i[I_DUTY] = tables.suit[called] if called >= 0 else -1
     root_f = np.zeros(N_F, np.float64)
     root_f[F_TPTS], root_f[F_OPTS], root_f[F_YPTS] = tpts, opts, ypts
     return root_i, root_f
@@ -898,10 +988,12 @@ def root_rows(tables: SolverTables, old_mask: int, leader: int, trick, points, t
 
 def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, trick=(),
           points=(0, 0, 0, 0), tricks=(0, 0, 0, 0), double_seats=(), *, moves: bool = True,
-          line: bool = True, tt_bits: int | None = None) -> SolveResult:
+          line: bool = True, dealt: Dealt = Dealt()) -> SolveResult:
     """Exact double-dummy value of a position (see the module docstring). `hands` are the uint64
     masks of the cards each seat still holds; `trick` the cards already played to the current
-    trick, led by `leader`. `moves=False` / `line=False` skip move values / the best line."""
+    trick, led by `leader`; `dealt` what the deal fixed (see `Dealt`: the hands as dealt are
+    needed for a contract with Laufende once cards have been played). `moves=False` /
+    `line=False` skip move values / the best line."""
     cr = compiled(cr)
     a = cr.tables
     contract = int(contract)
@@ -915,20 +1007,21 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     trick = [int(c) for c in trick]
     hands_arr = np.array([int(h) for h in hands], np.uint64)
     _check_position(cr, hands_arr, int(leader), trick)
-    tables = _solver_tables(cr, contract, old_mask, double_seats)
-    root_i, root_f = root_rows(tables, old_mask, int(leader), trick, points, tricks)
+    added = _added(cr, contract, old_mask, hands_arr, trick, dealt.hands)
+    tables = _solver_tables(cr, contract, old_mask, double_seats, added)
+    root_i, root_f = root_rows(tables, old_mask, int(leader), trick, points, tricks,
+                               dealt.called)
     seat = int(root_i[I_SEAT])
     rem = 0
     for h in hands_arr:
         rem |= int(h)
     n_left = bin(rem).count("1")
-    if tt_bits is None:
-        tt_bits = min(22, max(10, 3 * (n_left // 4) + 2))
     move_vals = np.full(cr.n_cards, np.nan, np.float64)
     pv = np.full(max(n_left, 1), -1, np.int64)
     stack = _search_stack(n_left + 2, cr.n_cards)
     value = _solve_all(root_i, root_f, np.uint64(rem), hands_arr, old_mask, tables,
-                       _transposition_table(tt_bits), stack, move_vals, pv, (moves, line), 0)
+                       _transposition_table(table_bits(n_left)), stack, move_vals, pv,
+                       (moves, line), 0)
     mv = {int(c): float(move_vals[c]) for c in range(cr.n_cards) if not np.isnan(move_vals[c])}
     best = [int(c) for c in pv if c >= 0] if line else []
     return SolveResult(float(value), best, mv, int(stack.stats[0]), seat if rem else None)
@@ -938,30 +1031,47 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
 
 
 class _Position:
-    """The cards still held and the current trick, with the reference engine's legal cards."""
+    """The cards still held, the current trick and the called card while its duties hold, with
+    the reference engine's legal cards."""
 
-    def __init__(self, rules, contract_name, held, trick):
+    def __init__(self, rules, contract_name, held, trick, called):
         from ..engine.reference import card_orders, deck_index
 
+        c = rules.contracts[contract_name]
         self.play = rules.play
         self.held = held
         self.trick = trick
-        self.order = card_orders(rules)[rules.contracts[contract_name].order]
+        self.order = card_orders(rules)[c.order]
         self.deck_index = deck_index(rules)
+        self.run_away = c.called_card_rules.run_away_with if c.called_card_rules else 0
+        self.called = called if self.run_away else None
 
     def legal(self, seat):
-        from ..engine.reference import legal_cards
+        from ..engine.reference import called_card_duties, legal_cards
 
         hand = sorted(self.held[seat], key=self.deck_index.__getitem__)
-        return legal_cards(self.play, self.order, hand, self.trick)
+        allowed = legal_cards(self.play, self.order, hand, self.trick)
+        if self.called is None or self.called not in hand:
+            return allowed
+        return called_card_duties(self.order, allowed, hand, self.trick, self.called,
+                                  self.run_away)
+
+    def trick_done(self, played) -> str | None:
+        """The called card while its duties hold, before the complete trick played was
+        scored; after it, the duties end if it was led in the called card's suit."""
+        before = self.called
+        if before is not None and self.order.suit[played[0]] == self.order.suit[before]:
+            self.called = None
+        return before
 
 
 def brute_force(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, trick=(),
                 points=(0, 0, 0, 0), tricks=(0, 0, 0, 0), double_seats=(),
-                with_moves: bool = False):
+                with_moves: bool = False, dealt: Dealt = Dealt()):
     """Plain minimax, no pruning and no table, on the reference engine's rules: legal cards from
-    `kopsim.engine.reference.legal_cards`, trick winners from `CardOrder`, payouts from
-    `kopsim.engine.scoring.score`. Returns the value (and, with_moves, {card index: value})."""
+    `kopsim.engine.reference.legal_cards` and `called_card_duties` (for dealt.called), trick
+    winners from `CardOrder`, payouts from `kopsim.engine.scoring.score` (the Laufende from
+    dealt.hands). Returns the value (and, with_moves, {card index: value})."""
     from ..engine.scoring import score
 
     rules = cr.rules
@@ -970,19 +1080,22 @@ def brute_force(cr: CompiledRules, contract: int, old_mask: int, hands, leader: 
     idx = {c: i for i, c in enumerate(names)}
     old_side = [s for s in range(4) if (old_mask >> s) & 1]
     held = [[names[c] for c in range(cr.n_cards) if (int(h) >> c) & 1] for h in hands]
+    dealt_names = None if dealt.hands is None else [
+        [names[c] for c in range(cr.n_cards) if (int(h) >> c) & 1] for h in dealt.hands]
     if rules.contracts[name].instant:
         out = score(rules, name, old_side, list(double_seats), list(points), list(tricks))
         return (side_value(out.payouts, old_mask), {}) if with_moves else \
             side_value(out.payouts, old_mask)
     cur = [names[c] for c in trick]
-    shim = _Position(rules, name, held, cur)
+    shim = _Position(rules, name, held, cur,
+                     None if dealt.called is None else names[dealt.called])
     pts = [float(x) for x in points]
     trk = [int(x) for x in tricks]
     pt = rules.points_of
 
     def rec(leader: int):
         if not shim.trick and not any(shim.held):
-            out = score(rules, name, old_side, list(double_seats), pts, trk)
+            out = score(rules, name, old_side, list(double_seats), pts, trk, dealt_names)
             return side_value(out.payouts, old_mask), None
         seat = (leader + len(shim.trick)) % 4
         maximise = (old_mask >> seat) & 1
@@ -998,7 +1111,9 @@ def brute_force(cr: CompiledRules, contract: int, old_mask: int, hands, leader: 
                 pts[w] += gain
                 trk[w] += 1
                 shim.trick.clear()
+                duty = shim.trick_done(played)
                 v, _ = rec(w)
+                shim.called = duty
                 pts[w] -= gain
                 trk[w] -= 1
                 shim.trick.extend(played)

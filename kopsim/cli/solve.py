@@ -69,8 +69,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..bots.solver import _search, _solve_all, solve
-    from ..engine.reference import Deal, card_orders, old_side_of
+    from ..bots.solver import Dealt, _search, _solve_all, solve
+    from ..engine.reference import Deal, called_card_of, card_orders, old_side_of
     from ..rules.cache import compiled
     from ..rules.load import load_ruleset
     from ..rules.show import pretty_card
@@ -110,7 +110,9 @@ def run(args) -> int:
         leader = (dealer + 1) % 4
     k = cr.contract_names.index(args.contract)
     masks = [sum(1 << c for c in h) for h in hands]
-    res = solve(cr, k, old_mask, masks, leader)
+    called = called_card_of(rules, deal, args.contract, declarer)  # on duty from the first lead
+    res = solve(cr, k, old_mask, masks, leader,
+                dealt=Dealt(masks, None if called is None else names.index(called)))
     pc = lambda c: pretty_card(names[c])  # noqa: E731
     young = [s for s in range(4) if s not in old_side]
     print(clean(f"{rules.name}: contract {args.contract}")

@@ -117,7 +117,7 @@ def scratch_for(t) -> Scratch:
         eg_value=np.zeros(nc, np.float64), eg_chk=np.zeros((nc, 3), np.int64),
         eg_chk_m=np.zeros((nc, 3), np.uint64), eg_forbid=np.zeros(4, np.uint64),
         eg_ctx=np.zeros(8, np.int64),
-        eg_node_i=np.zeros((nc, 7), np.int64), eg_node_u=np.zeros((nc, 2), np.uint64),
+        eg_node_i=np.zeros((nc, 8), np.int64), eg_node_u=np.zeros((nc, 2), np.uint64),
         eg_node_f=np.zeros((nc, 5), np.float64))
 
 
