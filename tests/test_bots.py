@@ -58,6 +58,8 @@ def _reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State | No
 @pytest.mark.parametrize("bot", ["heuristic", "pimc:samples=6,auction_samples=3",
                                  "{name='pimc', samples=6, auction_samples=3, lookahead=true, "
                                  "model={deals=2000, rounds=2}}",
+                                 "{name='pimc', samples=6, auction_samples=3, inference=2.0, "
+                                 "model={deals=2000, rounds=2}}",
                                  "ev:deals=2000,rounds=2"])
 @pytest.mark.parametrize("name", sorted(RULES))
 def test_hidden_cards_never_change_a_decision(name, bot):
