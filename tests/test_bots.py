@@ -63,6 +63,8 @@ def _reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State | No
     (name, bot) for name in sorted(RULES)
     for bot in ["heuristic", "pimc:samples=6,auction_samples=3",
                 "{name='pimc', samples=6, auction_samples=3, lookahead=true, "
+                "model={deals=2000, rounds=2}}",
+                "{name='pimc', samples=6, auction_samples=3, inference=2.0, "
                 "model={deals=2000, rounds=2}}", "ev:deals=2000,rounds=2"]]
     + [(name, "pimc:samples=6,auction_samples=3") for name in sorted(KNOB_RULES)])
 def test_hidden_cards_never_change_a_decision(name, bot):

@@ -32,6 +32,7 @@ from ..engine.rng import Stream
 from ..engine.scoring import score
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
+from .inference import CallModel, world_weights
 from .lookahead import AuctionModel, LookaheadParams
 from .sampler import (AuctionBook, DealTables, Reading, _names, deal_tables, deal_terms,
                       draw_worlds, decision_state, old_sides, public_history, replay)
@@ -51,6 +52,10 @@ class PimcParams(BaseModel):
     model: LookaheadParams = Field(LookaheadParams(), description="that policy's self-play")
     sound_bids: bool = Field(True, description="never bid a contract that loses in most "
                                                "samples while another call is open")
+    inference: float = Field(0.0, ge=0.0, le=1e6,
+                             description="weigh each world by how likely the others' calls "
+                                         "are in it (the softmax temperature of the ev "
+                                         "model, in payout units); 0: worlds unweighted")
 
 
 class CheatParams(BaseModel):
@@ -58,6 +63,12 @@ class CheatParams(BaseModel):
     lookahead: bool = Field(False, description="as pimc's")
     model: LookaheadParams = Field(LookaheadParams(), description="as pimc's")
     sound_bids: bool = Field(True, description="never bid a contract that loses")
+
+
+def call_model(rules, params: LookaheadParams) -> CallModel:
+    """One model of the others' calls per ruleset, settings and process."""
+    key = ("call model", params.deals, params.rounds)
+    return table(rules, key, lambda: CallModel(rules, params.ev_params()))
 
 
 def auction_model(rules, params: LookaheadParams) -> AuctionModel:
@@ -285,6 +296,7 @@ class PimcBot:
         self.base = s.next()
         self.book: AuctionBook | None = None
         self.first_leads: dict = {}  # (search key, deal) -> first-lead value, for this hand
+        self.likelihoods: dict = {}  # world -> log-likelihood of the others' calls, this hand
 
     @staticmethod
     def kernel_params(params) -> list[float]:  # pragma: no cover - never in the kernel
@@ -318,8 +330,20 @@ class PimcBot:
                      else None)
             values = call_values(cr, obs, worlds.hands, worlds.readings, self.seat,
                                  self.first_leads, model)
+            values = self._weighed(cr, obs, worlds.hands, values)
             return _best_call(self.rules, legal, values, self.params.sound_bids)
-        return _best(legal, values.sum(axis=0))
+        return _best(legal, self._weighed(cr, obs, worlds.hands, values).sum(axis=0))
+
+    def _weighed(self, cr, obs: Observation, hands: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """values[world, action] times each world's weight by inference, if it is on."""
+        if self.params.inference <= 0 or all(s == self.seat for s, _ in obs.auction):
+            return values
+        if self.likelihoods.get("auction") != obs.auction:  # a new call: weigh afresh
+            self.likelihoods = {"auction": list(obs.auction)}
+        weights = world_weights(call_model(self.rules, self.params.model), cr, obs.dealer,
+                                obs.auction, hands, self.seat, self.params.inference,
+                                self.likelihoods)
+        return values * weights[:, None]
 
 
 class CheatBot:
