@@ -68,7 +68,9 @@ def test_four_cheats_get_the_value_their_solver_promised_at_the_first_lead(name)
     it would from the first lead: the Laufende priced and only legal cards searched."""
     rules = _rules(name)
     cr = compiled(rules)
-    spec = bot_spec("cheat-dd")
+    # bidding whatever pays if the others pass (sacrifices too) reaches the knobs' contracts
+    # more often; the play is what is checked
+    spec = bot_spec({"name": "cheat-dd", "sound_bids": False})
     called = laufende = 0
     for i in range(20):
         seed = hand_seed(31, i)
@@ -91,7 +93,8 @@ def test_four_cheats_get_the_value_their_solver_promised_at_the_first_lead(name)
 @pytest.mark.parametrize("name", ["kop-called-ace", "kop-laufende"])
 def test_pimc_plays_whole_hands_through_the_reference_engine(name):
     rules = _rules(name)
-    spec = bot_spec({"name": "pimc", "samples": 6, "auction_samples": 3})
+    # unsound bids (sacrifices too) reach the knobs' contracts more often: the play is checked
+    spec = bot_spec({"name": "pimc", "samples": 6, "auction_samples": 3, "sound_bids": False})
     played = 0
     for i in range(20):
         st = play_hand(rules, hand_seed(32, i), i % 4, [spec] * 4)
@@ -120,7 +123,7 @@ def _late_schafkopf_state(rules, seed: int, rng: random.Random, tricks: int) -> 
 def test_card_values_on_schafkopf_agree_with_each_world_solved_alone():
     """pimc's worlds differ in their Laufende (who holds which Obers and Unters) and share the
     called ace's duties; solved together under one table, each gets its own solve()."""
-    rules = _rules("schafkopf-draft")
+    rules = load_ruleset("schafkopf")
     cr = compiled(rules)
     rng = random.Random(4)
     laufende = checked = 0

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import random
-from pathlib import Path
 
 import pytest
 
@@ -22,12 +21,10 @@ from kopsim.engine.reference import Deal, State
 from kopsim.rules.cache import compiled
 from kopsim.rules.load import load_ruleset, ruleset_from_dict
 
-KNOBS = Path(__file__).parent / "data" / "knobs"
-
 
 @pytest.fixture(scope="module")
 def schafkopf():
-    return compiled(load_ruleset(KNOBS / "schafkopf-draft.toml"))
+    return compiled(load_ruleset("schafkopf"))
 
 
 def _ace_call_24(run_away_with: int | None):
@@ -211,7 +208,7 @@ def test_kopsim_solve_prices_the_laufende_and_keeps_the_duties(schafkopf, capsys
 
     hands = ("QC QS QH JD 10C KC 9S 8S | AC 9C AH 10H KH 7D 8D 9D | "
              "QD JC JS JH 7C 8C AS 10S | KS 7S 9H 8H 7H AD 10D KD")
-    assert main(["solve", str(KNOBS / "schafkopf-draft.toml"), "--hands", hands, "--contract",
+    assert main(["solve", "schafkopf", "--hands", hands, "--contract",
                  "sauspiel eichel", "--declarer", "0", "--dealer", "3"]) == 0
     out = capsys.readouterr().out
     masks = [_mask(schafkopf, h.split()) for h in hands.split("|")]
