@@ -51,3 +51,4 @@ def test_same_records_from_both_engines(rulesets, name, lineup):
 @pytest.mark.parametrize("path", KNOBS, ids=[p.stem for p in KNOBS])
 def test_same_records_from_both_engines_on_every_new_knob(path, lineup):
     test_same_records_from_both_engines({path.stem: load_ruleset(path)}, path.stem, lineup)
+

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
-from ..engine.codes import TEAM_ALONE
+from ..engine.codes import TEAM_ALONE, TEAM_EACH
 from ..engine.jit import kernel_jit
 from ..engine.loop import score_hand, scratch_for
 from ..engine.steps import (called_card, called_card_duties, eval_pred, form_teams, pay_out,
@@ -361,7 +361,7 @@ def _add_deal(t, sc, seat, allowed, leader, pos, bid, bidder, nd, forehand, fits
     for s in range(4):
         sc.eg_dealt[s] = sc.eg_left[s] | sc.eg_played[s]
     k, decl = _deal_contract(t, sc, bid, bidder, forehand)
-    if k < 0:
+    if k < 0 or t.c_team[k] == TEAM_EACH:  # each for himself: no two sides to search
         return False
     o = t.c_order[k]
     if not fits:
