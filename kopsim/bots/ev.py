@@ -176,14 +176,14 @@ class EvBot(HeuristicBot):
         bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
         order = int(ctab[bid if bid >= 0 else cr.tables.normal_k, 2])
         codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
-        context = context_of(bid, obs.bidder == obs.seat, _doubles_said(cr, obs),
+        context = context_of(bid, obs.bidder == obs.seat, doubles_said(cr, obs),
                              cr.tables.n_chain)
         i = ev_call(codes, len(codes), dealt, (obs.seat - obs.dealer - 1) % 4, context, order,
                     ctab, power, table.values[None], table.binom, table.edges, self.prm)
         return obs.legal_actions[i]
 
 
-def _doubles_said(cr, obs: Observation) -> int:
+def doubles_said(cr, obs: Observation) -> int:
     """The doubles said since the last bid (on the contract in force, or before any bid)."""
     doubles = set(cr.rules.doubling.names)
     n = 0

@@ -18,9 +18,9 @@ import numpy as np
 from ..engine.reference import Deal, State
 from ..rules.cache import compiled
 from .calibrate import calibrated
-from .ev import EvParams, call_order, context_of, hand_key, _doubles_said
+from .ev import EvParams, call_order, context_of, doubles_said, hand_key
 from .heuristic import heuristic_tables
-from .sampler import _names
+from .sampler import card_names
 
 
 class CallModel:
@@ -40,7 +40,7 @@ class CallModel:
         hand = np.uint64(sum(1 << index[c] for c in obs.dealt))
         bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
         order = int(self.ctab[bid if bid >= 0 else cr.tables.normal_k, 2])
-        context = context_of(bid, obs.bidder == seat, _doubles_said(cr, obs), cr.tables.n_chain)
+        context = context_of(bid, obs.bidder == seat, doubles_said(cr, obs), cr.tables.n_chain)
         position = (seat - obs.dealer - 1) % 4
         out = np.empty(len(obs.legal_actions), np.float64)
         for j, call in enumerate(obs.legal_actions):
@@ -73,7 +73,7 @@ def world_weights(model: CallModel, cr, dealer: int, auction, worlds: np.ndarray
     for w in range(worlds.shape[0]):
         key = worlds[w].tobytes()
         if key not in known:
-            known[key] = log_likelihood(model, dealer, _names(cr, worlds[w]), auction, seat,
+            known[key] = log_likelihood(model, dealer, card_names(cr, worlds[w]), auction, seat,
                                         temperature)
         logs[w] = known[key]
     weights = np.exp(logs - logs.max())

@@ -34,7 +34,7 @@ from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
 from .inference import CallModel, world_weights
 from .lookahead import AuctionModel, LookaheadParams
-from .sampler import (AuctionBook, DealTables, Reading, _names, deal_tables, deal_terms,
+from .sampler import (AuctionBook, DealTables, Reading, card_names, deal_tables, deal_terms,
                       draw_worlds, decision_state, old_sides, public_history, replay)
 from .solver import DealSolver
 
@@ -206,7 +206,7 @@ def call_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
     cells: dict[tuple, list[tuple[int, int]]] = {}
     history = public_history(obs)
     for w, r in enumerate(readings):
-        names = _names(cr, hands[w]) if model is not None else None
+        names = card_names(cr, hands[w]) if model is not None else None
         for j, call in enumerate(legal):
             if model is None:
                 c, d, dbl = _contract_after(rules, obs.bid, obs.bidder, r.double_seats,

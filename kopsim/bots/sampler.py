@@ -475,11 +475,11 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
         max_draws -= draws
         for w in range(filled):
             key = int(keys[w])
-            reading = book.read(key, None if book.knows(key) else _names(cr, hands[w]))
+            reading = book.read(key, None if book.knows(key) else card_names(cr, hands[w]))
             if reading is None:
                 continue
             # the play rules out cards exactly under one card order; under several, replay
-            if len(orders) > 1 and replay(cr.rules, obs.dealer, _names(cr, hands[w]),
+            if len(orders) > 1 and replay(cr.rules, obs.dealer, card_names(cr, hands[w]),
                                           history) is None:
                 continue
             if plays is not None and not _kept_duties(cr, reading, hands[w], plays):
@@ -518,5 +518,6 @@ def _kept_duties(cr: CompiledRules, reading: Reading, row: np.ndarray, plays) ->
                             (p.follow_suit, p.trump_when_void, p.must_beat), t.c_run_away[k]))
 
 
-def _names(cr: CompiledRules, row) -> list[list[str]]:
+def card_names(cr: CompiledRules, row) -> list[list[str]]:
+    """Each seat's cards, by name, of a world (a row of four hand bitmasks)."""
     return [[cr.cards[c] for c in range(cr.n_cards) if (int(h) >> c) & 1] for h in row]
