@@ -255,9 +255,10 @@ def _draw_seat(streams, seat, n):
 
 
 @kernel_jit(inline='always')
-def _choose_call(t, lu, sc, h, seat, m, ncalls, position, bid, bidder, nd):
+def _choose_call(t, lu, sc, h, seat, m, ncalls, position, bid, bidder, nd, reopening):
     """The index in sc.calls[:m] of the call seat makes: the one calibration forces, else its
-    bot's choice (position: the seat's, counted from forehand)."""
+    bot's choice (position: the seat's, counted from forehand; reopening: in the round a silent
+    first round reopens, the ev kind's context of its own, after every other)."""
     buf = sc.calls
     explore = lu.explore
     if explore.shape[0] > 0 and explore[h, 0] == ncalls:
@@ -271,6 +272,8 @@ def _choose_call(t, lu, sc, h, seat, m, ncalls, position, bid, bidder, nd):
     if kind == BOT_EV:
         k = bid if bid >= 0 else t.normal_k
         context = (2 * (bid + 1) + (bidder == seat)) * (t.n_chain + 1) + nd
+        if reopening:
+            context = 2 * (t.c_team.shape[0] + 1) * (t.n_chain + 1)
         return botcalls.ev_call(buf, m, sc.hands[seat], position, context, lu.h_ctab[k, 2],
                                 lu.h_ctab, lu.h_power, lu.ev_values, lu.ev_binom, lu.ev_edges,
                                 lu.bot_params[b])
@@ -301,6 +304,7 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
     K = t.c_team.shape[0]
     nd, ncalls, bid, bidder = 0, 0, -1, -1
     spoken, asked, passes, any_call, turn, speaks = 0, 0, 0, False, forehand, 0
+    reopened, min_calls = False, 0  # a restarted auction ends only once every seat has spoken
     while True:
         if t.style == STYLE_SINGLE:
             if speaks == 4:
@@ -314,7 +318,8 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
             m = _restrict_calls(t, sc, m, turn, first, bid, asked)
         if t.style == STYLE_SINGLE and n_bids == 0:
             continue  # nothing to bid: this seat does not speak
-        j = _choose_call(t, lu, sc, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder, nd)
+        j = _choose_call(t, lu, sc, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder, nd,
+                         False)
         call = sc.calls[j]
         _record_call(lu, sc, out, h, ncalls, turn, call, m)
         ncalls += 1
@@ -334,13 +339,50 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
                 nd += 1
         spoken |= 1 << turn
         if t.style != STYLE_SINGLE:
-            if passes >= (t.end_after_passes if any_call else t.end_after_passes_without_call):
-                break
+            if passes >= (t.end_after_passes if any_call else t.end_after_passes_without_call) \
+                    and ncalls >= min_calls:
+                if not t.reopen or reopened or bid >= 0 or nd > 0:
+                    break
+                reopened = True  # a silent round: the auction reopens once
+                bid, bidder, ncalls, spoken = _reopening_round(t, lu, sc, out, h, forehand,
+                                                               ncalls, spoken, asked)
+                if bid < 0:
+                    break
+                passes, any_call, turn, min_calls = 0, True, forehand, ncalls + 4
+                continue
             turn = (turn + 1) % 4
     if t.doubles_after_single and bid >= 0:
         nd, ncalls = _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken)
     out.ncalls[h] = ncalls
     return bid, bidder, nd
+
+
+@kernel_jit(inline='always')
+def _reopening_round(t, lu, sc, out, h, forehand, ncalls, spoken, asked):
+    """The round a silent first round reopens: from forehand each seat passes or announces a
+    contract of c_announce that it may bid, until one does. Returns (its contract, its seat,
+    calls so far, the seats that have spoken), the first two -1 if all four pass."""
+    for i in range(4):
+        seat = (forehand + i) % 4
+        first = ((spoken >> seat) & 1) == 0
+        sc.calls[0] = CALL_PASS
+        m = 1
+        for j in range(t.bids.shape[0]):
+            k = t.bids[j]
+            if t.c_announce[k] and not (t.c_has_pred[k] and not sc.elig[k, seat]) \
+                    and not (t.c_first_call_only[k] and not first):
+                sc.calls[m] = CALL_BID + k
+                m += 1
+        if t.r_forbid.shape[0] > 0:
+            m = _restrict_calls(t, sc, m, seat, first, -1, asked)
+        j = _choose_call(t, lu, sc, h, seat, m, ncalls, i, -1, -1, 0, True)
+        call = sc.calls[j]
+        _record_call(lu, sc, out, h, ncalls, seat, call, m)
+        ncalls += 1
+        spoken |= 1 << seat
+        if call != CALL_PASS:
+            return call - CALL_BID, seat, ncalls, spoken
+    return -1, -1, ncalls, spoken
 
 
 @kernel_jit(inline='always')
@@ -358,7 +400,8 @@ def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken):
             m = 2
         if t.r_forbid.shape[0] > 0:
             m = _restrict_calls(t, sc, m, turn, ((spoken >> turn) & 1) == 0, bid, 0)
-        j = _choose_call(t, lu, sc, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder, nd)
+        j = _choose_call(t, lu, sc, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder, nd,
+                         False)
         call = sc.calls[j]
         _record_call(lu, sc, out, h, ncalls, turn, call, m)
         ncalls += 1
