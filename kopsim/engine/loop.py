@@ -304,7 +304,7 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
     K = t.c_team.shape[0]
     nd, ncalls, bid, bidder = 0, 0, -1, -1
     spoken, asked, passes, any_call, turn, speaks = 0, 0, 0, False, forehand, 0
-    reopened, min_calls = False, 0  # a restarted auction ends only once every seat has spoken
+    reopening, reopened, min_calls = False, False, 0  # a silent round reopens it once
     while True:
         if t.style == STYLE_SINGLE:
             if speaks == 4:
@@ -313,13 +313,16 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
             speaks += 1
         first = ((spoken >> turn) & 1) == 0
         fo = t.style == STYLE_ASK and turn == forehand and first
-        m, n_bids = _open_calls(t, sc, turn, first, fo, bid, bidder, nd, imp, imp_decl)
+        if reopening:
+            m, n_bids = _announcements(t, sc, turn, first)
+        else:
+            m, n_bids = _open_calls(t, sc, turn, first, fo, bid, bidder, nd, imp, imp_decl)
         if t.r_forbid.shape[0] > 0:
             m = _restrict_calls(t, sc, m, turn, first, bid, asked)
         if t.style == STYLE_SINGLE and n_bids == 0:
             continue  # nothing to bid: this seat does not speak
         j = _choose_call(t, lu, sc, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder, nd,
-                         False)
+                         reopening)
         call = sc.calls[j]
         _record_call(lu, sc, out, h, ncalls, turn, call, m)
         ncalls += 1
@@ -339,16 +342,18 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
                 nd += 1
         spoken |= 1 << turn
         if t.style != STYLE_SINGLE:
-            if passes >= (t.end_after_passes if any_call else t.end_after_passes_without_call) \
-                    and ncalls >= min_calls:
+            if reopening and (bid >= 0 or passes == 4):
+                if bid < 0:
+                    break  # nobody announced
+                # the announcement in force, the auction restarts from forehand; it ends only
+                # once every seat has spoken in it
+                reopening, passes, turn, min_calls = False, 0, forehand, ncalls + 4
+                continue
+            if not reopening and ncalls >= min_calls and passes >= (
+                    t.end_after_passes if any_call else t.end_after_passes_without_call):
                 if not t.reopen or reopened or bid >= 0 or nd > 0:
                     break
-                reopened = True  # a silent round: the auction reopens once
-                bid, bidder, ncalls, spoken = _reopening_round(t, lu, sc, out, h, forehand,
-                                                               ncalls, spoken, asked)
-                if bid < 0:
-                    break
-                passes, any_call, turn, min_calls = 0, True, forehand, ncalls + 4
+                reopening, reopened, passes, turn = True, True, 0, forehand  # a silent round
                 continue
             turn = (turn + 1) % 4
     if t.doubles_after_single and bid >= 0:
@@ -358,31 +363,19 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
 
 
 @kernel_jit(inline='always')
-def _reopening_round(t, lu, sc, out, h, forehand, ncalls, spoken, asked):
-    """The round a silent first round reopens: from forehand each seat passes or announces a
-    contract of c_announce that it may bid, until one does. Returns (its contract, its seat,
-    calls so far, the seats that have spoken), the first two -1 if all four pass."""
-    for i in range(4):
-        seat = (forehand + i) % 4
-        first = ((spoken >> seat) & 1) == 0
-        sc.calls[0] = CALL_PASS
-        m = 1
-        for j in range(t.bids.shape[0]):
-            k = t.bids[j]
-            if t.c_announce[k] and not (t.c_has_pred[k] and not sc.elig[k, seat]) \
-                    and not (t.c_first_call_only[k] and not first):
-                sc.calls[m] = CALL_BID + k
-                m += 1
-        if t.r_forbid.shape[0] > 0:
-            m = _restrict_calls(t, sc, m, seat, first, -1, asked)
-        j = _choose_call(t, lu, sc, h, seat, m, ncalls, i, -1, -1, 0, True)
-        call = sc.calls[j]
-        _record_call(lu, sc, out, h, ncalls, seat, call, m)
-        ncalls += 1
-        spoken |= 1 << seat
-        if call != CALL_PASS:
-            return call - CALL_BID, seat, ncalls, spoken
-    return -1, -1, ncalls, spoken
+def _announcements(t, sc, seat, first):
+    """Writes into sc.calls the calls open to seat in the round a silent first round reopens:
+    pass, then each contract of c_announce it may bid, low to high; returns (their number, the
+    number of announcements among them)."""
+    sc.calls[0] = CALL_PASS
+    m = 1
+    for j in range(t.bids.shape[0]):
+        k = t.bids[j]
+        if t.c_announce[k] and not (t.c_has_pred[k] and not sc.elig[k, seat]) \
+                and not (t.c_first_call_only[k] and not first):
+            sc.calls[m] = CALL_BID + k
+            m += 1
+    return m, m - 1
 
 
 @kernel_jit(inline='always')
