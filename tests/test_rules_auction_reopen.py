@@ -224,3 +224,15 @@ def test_ev_learns_the_reopening_round_as_a_context_of_its_own_and_both_engines_
             ref = record_from_state(play_hand(rules, int(seeds[i]), i % 4, bots), int(seeds[i]), i)
             assert got.to_dict() == ref.to_dict(), f"hand {i} differs"
     assert reopened > 20
+
+
+def test_rules_show_and_diff_say_the_reopening():
+    from kopsim.rules.diff import diff_rules
+    from kopsim.rules.show import show
+
+    kop, reopened = load_ruleset("kop"), kop_reopened()
+    assert "pass or announce wesele" in show(reopened) and "announce" not in show(kop)
+    there = [c.text for c in diff_rules(kop, reopened)]
+    back = [c.text for c in diff_rules(reopened, kop)]
+    assert there == ["a silent first round reopens the auction for wesele"]
+    assert back == ["a silent first round ends the auction (no reopening)"]
