@@ -112,7 +112,7 @@ class _Setting:
         self.K = len(cr.contract_names)
         self.n_codes = CALL_BID + self.K + cr.tables.n_chain
         self.n_chain = int(cr.tables.n_chain)
-        self.n_ctx = n_contexts(self.K, self.n_chain)
+        self.n_ctx = n_contexts(self.K, self.n_chain, cr.tables.reopen)
         if self.n_codes > 64:  # calibration records the legal calls of a point as 64 bits
             from ..errors import InputError, Problem
             raise InputError([Problem(cr.rules.name, "contracts", f"the ev bot needs at most 64 "
@@ -136,8 +136,8 @@ class _Setting:
         return masks
 
     def _ctx_order(self, ctx: int) -> int:
-        k = ctx // (self.n_chain + 1) // 2 - 1
-        return int(self.ctab[k if k >= 0 else self.normal, 2])
+        k = ctx // (self.n_chain + 1) // 2 - 1  # K: the reopening round's, without a bid
+        return int(self.ctab[k if 0 <= k < self.K else self.normal, 2])
 
     def _coarse_keys(self) -> np.ndarray:
         """[key, order] -> strength bucket: the coarser level exact keys are drawn towards."""

@@ -11,7 +11,7 @@ from numba import njit
 from ..engine.codes import CALL_BID, WIN_OLD
 from ..engine.kernel import play_batch
 from ..engine.layout import hand_seeds
-from .ev import call_order, context_of, hand_key
+from .ev import call_order, context_of, hand_key, in_reopening, reopening_context
 from .heuristic import strength
 
 
@@ -116,6 +116,8 @@ def explore_chunk(st, table, seed: int, r: int, start: int, count: int):
     bid, bidder, doubles = _bid_before(base.calls[hands], base.call_seat[hands], step, st.K)
     position = (seat - dealers[hands] - 1) % 4
     context = context_of(bid, bidder == seat, doubles, st.n_chain)
+    context = np.where(in_reopening(cr.tables, bid, doubles, step, base.calls[hands, 0]),
+                       reopening_context(st.K, st.n_chain), context)
     held = _held(base.perm[hands].astype(np.int64), dealers[hands], seat)
     order = st.ctab[np.where(bid >= 0, bid, st.normal), 2]
     play = _Studied(cr, bots, table, base, seeds, dealers, given, hands, step, seat, chosen)

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..engine.jit import kernel_jit
 from ..engine.bits import lowbit_index
-from ..engine.codes import BOT_EV, CALL_BID
+from ..engine.codes import BOT_EV, CALL_ASK, CALL_BID
 from ..engine.reference import Observation
 from ..rules.cache import compiled
 from ..rules.compile import card_mask
@@ -140,8 +140,24 @@ def context_of(bid, bidder_is_me, doubles, n_chain):
     return (2 * (bid + 1) + (bidder_is_me * 1)) * (n_chain + 1) + doubles
 
 
-def n_contexts(n_contracts: int, n_chain: int) -> int:
+def reopening_context(n_contracts: int, n_chain: int) -> int:
+    """The context of the round a silent first round reopens (auction.reopen_after_silent_round),
+    after every other: its calls lead elsewhere than the same calls in the first round (a pass
+    there may be the last call of the auction)."""
     return 2 * (n_contracts + 1) * (n_chain + 1)
+
+
+def n_contexts(n_contracts: int, n_chain: int, reopen: bool = False) -> int:
+    return reopening_context(n_contracts, n_chain) + bool(reopen)
+
+
+def in_reopening(t, bid, doubles, n_before, first_call):
+    """Is a call one of the reopening round? No bid or double before it, and the calls before
+    it (n_before; the auction's first, first_call: a code) fill a silent first round: the
+    passes that end it, after forehand's ask if he asked. Of numbers or numpy arrays alike."""
+    silent = np.where(first_call == CALL_ASK, t.end_after_passes + 1,
+                      t.end_after_passes_without_call)
+    return bool(t.reopen) & (bid < 0) & (doubles == 0) & (n_before >= silent)
 
 
 # ------------------------------------------------------------------------ the reference-engine bot
@@ -176,11 +192,20 @@ class EvBot(HeuristicBot):
         bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
         order = int(ctab[bid if bid >= 0 else cr.tables.normal_k, 2])
         codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
-        context = context_of(bid, obs.bidder == obs.seat, doubles_said(cr, obs),
-                             cr.tables.n_chain)
+        context = call_context(cr, obs, bid)
         i = ev_call(codes, len(codes), dealt, (obs.seat - obs.dealer - 1) % 4, context, order,
                     ctab, power, table.values[None], table.binom, table.edges, self.prm)
         return obs.legal_actions[i]
+
+
+def call_context(cr, obs: Observation, bid: int) -> int:
+    """The calling context of the seat to call (`context_of`, or the reopening round's)."""
+    doubles = doubles_said(cr, obs)
+    a = cr.rules.auction
+    asked = a.style == "ask" and obs.auction and obs.auction[0][1] == a.ask_call
+    if in_reopening(cr.tables, bid, doubles, len(obs.auction), CALL_ASK if asked else -1):
+        return reopening_context(len(cr.contract_names), cr.tables.n_chain)
+    return context_of(bid, obs.bidder == obs.seat, doubles, cr.tables.n_chain)
 
 
 def doubles_said(cr, obs: Observation) -> int:

@@ -18,7 +18,7 @@ import numpy as np
 from ..engine.reference import Deal, State
 from ..rules.cache import compiled
 from .calibrate import calibrated
-from .ev import EvParams, call_order, context_of, doubles_said, hand_key
+from .ev import EvParams, call_context, call_order, hand_key
 from .heuristic import heuristic_tables
 from .sampler import card_names
 
@@ -40,7 +40,7 @@ class CallModel:
         hand = np.uint64(sum(1 << index[c] for c in obs.dealt))
         bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
         order = int(self.ctab[bid if bid >= 0 else cr.tables.normal_k, 2])
-        context = context_of(bid, obs.bidder == seat, doubles_said(cr, obs), cr.tables.n_chain)
+        context = call_context(cr, obs, bid)
         position = (seat - obs.dealer - 1) % 4
         out = np.empty(len(obs.legal_actions), np.float64)
         for j, call in enumerate(obs.legal_actions):

@@ -255,9 +255,10 @@ def _draw_seat(streams, seat, n):
 
 
 @kernel_jit(inline='always')
-def _choose_call(t, lu, sc, h, seat, m, ncalls, position, bid, bidder, nd):
+def _choose_call(t, lu, sc, h, seat, m, ncalls, position, bid, bidder, nd, reopening):
     """The index in sc.calls[:m] of the call seat makes: the one calibration forces, else its
-    bot's choice (position: the seat's, counted from forehand)."""
+    bot's choice (position: the seat's, counted from forehand; reopening: in the round a silent
+    first round reopens, the ev kind's context of its own, after every other)."""
     buf = sc.calls
     explore = lu.explore
     if explore.shape[0] > 0 and explore[h, 0] == ncalls:
@@ -271,6 +272,8 @@ def _choose_call(t, lu, sc, h, seat, m, ncalls, position, bid, bidder, nd):
     if kind == BOT_EV:
         k = bid if bid >= 0 else t.normal_k
         context = (2 * (bid + 1) + (bidder == seat)) * (t.n_chain + 1) + nd
+        if reopening:
+            context = 2 * (t.c_team.shape[0] + 1) * (t.n_chain + 1)
         return botcalls.ev_call(buf, m, sc.hands[seat], position, context, lu.h_ctab[k, 2],
                                 lu.h_ctab, lu.h_power, lu.ev_values, lu.ev_binom, lu.ev_edges,
                                 lu.bot_params[b])
@@ -301,6 +304,7 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
     K = t.c_team.shape[0]
     nd, ncalls, bid, bidder = 0, 0, -1, -1
     spoken, asked, passes, any_call, turn, speaks = 0, 0, 0, False, forehand, 0
+    reopening, reopened, min_calls = False, False, 0  # a silent round reopens it once
     while True:
         if t.style == STYLE_SINGLE:
             if speaks == 4:
@@ -309,12 +313,18 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
             speaks += 1
         first = ((spoken >> turn) & 1) == 0
         fo = t.style == STYLE_ASK and turn == forehand and first
+        # the usual calls, replaced by the announcements in the round a silent first round
+        # reopens (with the usual ones built in an else branch instead, four random bots on kop
+        # played a fifth slower: measured)
         m, n_bids = _open_calls(t, sc, turn, first, fo, bid, bidder, nd, imp, imp_decl)
+        if reopening:
+            m = _announcements(t, sc, turn, first)
         if t.r_forbid.shape[0] > 0:
             m = _restrict_calls(t, sc, m, turn, first, bid, asked)
         if t.style == STYLE_SINGLE and n_bids == 0:
             continue  # nothing to bid: this seat does not speak
-        j = _choose_call(t, lu, sc, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder, nd)
+        j = _choose_call(t, lu, sc, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder, nd,
+                         reopening)
         call = sc.calls[j]
         _record_call(lu, sc, out, h, ncalls, turn, call, m)
         ncalls += 1
@@ -334,13 +344,39 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
                 nd += 1
         spoken |= 1 << turn
         if t.style != STYLE_SINGLE:
-            if passes >= (t.end_after_passes if any_call else t.end_after_passes_without_call):
-                break
+            if reopening and (bid >= 0 or passes == 4):
+                if bid < 0:
+                    break  # nobody announced
+                # the announcement in force, the auction restarts from forehand; it ends only
+                # once every seat has spoken in it
+                reopening, passes, turn, min_calls = False, 0, forehand, ncalls + 4
+                continue
+            if not reopening and ncalls >= min_calls and passes >= (
+                    t.end_after_passes if any_call else t.end_after_passes_without_call):
+                if not t.reopen or reopened or bid >= 0 or nd > 0:
+                    break
+                reopening, reopened, passes, turn = True, True, 0, forehand  # a silent round
+                continue
             turn = (turn + 1) % 4
     if t.doubles_after_single and bid >= 0:
         nd, ncalls = _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken)
     out.ncalls[h] = ncalls
     return bid, bidder, nd
+
+
+@kernel_jit(inline='always')
+def _announcements(t, sc, seat, first):
+    """Writes into sc.calls the calls open to seat in the round a silent first round reopens:
+    pass, then each contract of c_announce it may bid, low to high; returns their number."""
+    sc.calls[0] = CALL_PASS
+    m = 1
+    for j in range(t.bids.shape[0]):
+        k = t.bids[j]
+        if t.c_announce[k] and not (t.c_has_pred[k] and not sc.elig[k, seat]) \
+                and not (t.c_first_call_only[k] and not first):
+            sc.calls[m] = CALL_BID + k
+            m += 1
+    return m
 
 
 @kernel_jit(inline='always')
@@ -358,7 +394,8 @@ def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken):
             m = 2
         if t.r_forbid.shape[0] > 0:
             m = _restrict_calls(t, sc, m, turn, ((spoken >> turn) & 1) == 0, bid, 0)
-        j = _choose_call(t, lu, sc, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder, nd)
+        j = _choose_call(t, lu, sc, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder, nd,
+                         False)
         call = sc.calls[j]
         _record_call(lu, sc, out, h, ncalls, turn, call, m)
         ncalls += 1

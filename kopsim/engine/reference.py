@@ -199,6 +199,9 @@ class State:
     passes: int = 0
     any_call: bool = False
     doubling_round: bool = False  # single style: the round of doubles after the declarations
+    reopening: bool = False  # in the round a silent first round reopens (announcements only)
+    reopened: bool = False
+    min_calls: int = 0  # a restarted auction ends only once every seat has spoken in it
     spoken: set[int] = field(default_factory=set)
     asked: set[int] = field(default_factory=set)
     turn: int | None = None
@@ -349,6 +352,10 @@ class State:
             return self._restricted(seat, calls)
         if a.style == "single":
             return self._restricted(seat, [PASS] + self._bids_open_to(seat))
+        if self.reopening:
+            announce = a.reopen_after_silent_round.announce
+            return self._restricted(seat, [PASS] + [b for b in self._bids_open_to(seat)
+                                                    if b in announce])
         forehand_opening = a.style == "ask" and seat == self.forehand and first
         calls = [] if forehand_opening else [PASS]
         if forehand_opening:
@@ -403,9 +410,29 @@ class State:
             else:
                 self.turn = (seat + 1) % 4
             return
+        if self.reopening:
+            self._after_announcement_call(seat)
+            return
         needed = (r.auction.end_after_passes if self.any_call
                   else r.auction.end_after_passes_without_call)
-        if self.passes >= needed:
+        if self.passes >= needed and len(self.auction) >= self.min_calls:
+            if r.auction.reopen_after_silent_round is None or self.reopened \
+                    or self.bid is not None or self.double_seats:
+                self._end_auction()
+            else:  # a silent round: the auction reopens once, from forehand
+                self.reopening, self.reopened, self.passes = True, True, 0
+                self.turn = self.forehand
+        else:
+            self.turn = (seat + 1) % 4
+
+    def _after_announcement_call(self, seat: int) -> None:
+        """After a call of the reopening round: the first announcement restarts the auction
+        from forehand with it in force; four passes end the auction without a bid."""
+        if self.bid is not None:
+            self.reopening, self.passes = False, 0
+            self.min_calls = len(self.auction) + 4
+            self.turn = self.forehand
+        elif self.passes >= 4:
             self._end_auction()
         else:
             self.turn = (seat + 1) % 4

@@ -71,6 +71,8 @@ class RuleTables(NamedTuple):
     n_chain: int  # names in the doubling chain
     doubles_after_single: bool  # a doubling round follows a single declaration round
     forbid_own_double: bool  # a side may not double its own side's double
+    reopen: bool  # a first round without bid or double reopens the auction (for c_announce)
+    c_announce: np.ndarray  # [k] may be announced when a silent round reopens the auction
     max_calls: int
     no_bid: np.ndarray
     dealt: np.ndarray

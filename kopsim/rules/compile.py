@@ -190,6 +190,15 @@ def _ramsch_tables(r: Ruleset, contracts: list[str]) -> dict:
             "c_jungfrau": np.array([x.jungfrau == "double" for x in rs], np.bool_)}
 
 
+def _reopening_tables(r: Ruleset, contracts: list[str]) -> dict:
+    """reopen (does a silent first round reopen the auction?) and c_announce [k] (may k be
+    announced then?)."""
+    reopening = r.auction.reopen_after_silent_round
+    announce = [] if reopening is None else reopening.announce
+    return {"reopen": reopening is not None,
+            "c_announce": np.array([n in announce for n in contracts], np.bool_)}
+
+
 def _laufende_tables(r: Ruleset, contracts: list[str], index: dict) -> dict:
     """c_lauf_cards [k, i] (the counted cards high to low, -1 padded), c_lauf_from [k] (0: no
     Laufende), c_lauf_value [k]."""
@@ -287,7 +296,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
         c_team=np.array([TEAM_CODES[r.contracts[n].team] for n in contracts], np.int8),
         c_team_cards=team_cards, c_team_mask=team_mask,
         **_laufende_tables(r, contracts, index),
-        **_schafkopf_tables(r, contracts),
+        **_schafkopf_tables(r, contracts), **_reopening_tables(r, contracts),
         **_ramsch_tables(r, contracts),
         c_instant=np.array([r.contracts[n].instant for n in contracts], np.bool_),
         c_all_tricks=np.array([r.contracts[n].goal == "all_tricks" for n in contracts], np.bool_),

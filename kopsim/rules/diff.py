@@ -339,6 +339,11 @@ def _auction_changes(a: Ruleset, b: Ruleset) -> list[Change]:
     if bool(x.doubles_after_single_round) != bool(y.doubles_after_single_round):
         add("a doubling round follows the declarations" if y.doubles_after_single_round
             else "no doubling round after the declarations")
+    announce = [[] if r is None else r.announce
+                for r in (x.reopen_after_silent_round, y.reopen_after_silent_round)]
+    if announce[0] != announce[1]:
+        add(f"a silent first round reopens the auction for {' or '.join(announce[1])}"
+            if announce[1] else "a silent first round ends the auction (no reopening)")
     if y.style == "ask" and x.style == "ask" and x.ask_call != y.ask_call:
         add(f"the ask call is named {y.ask_call!r} instead of {x.ask_call!r}")
     if x.end_after_passes != y.end_after_passes:

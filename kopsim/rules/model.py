@@ -205,6 +205,13 @@ class Restriction(_Model):
     note: str = ""
 
 
+class Reopening(_Model):
+    """A silent first round reopens the auction once for these announcements (Wielkopolska
+    tournament Kop's wesele after four passes)."""
+
+    announce: list[str] = Field(max_length=MAX_CONTRACTS)  # contracts that may be announced
+
+
 class Auction(_Model):
     # open: clockwise from forehand, pass / higher bid / next double, until enough passes;
     # ask:  as open, but forehand's first call is a bid or the ask call, never a pass;
@@ -220,6 +227,13 @@ class Auction(_Model):
     # Kontra and Re): from forehand each seat passes or says the next double, until
     # end_after_passes passes follow a double, or four passes none
     doubles_after_single_round: Optional[bool] = None
+    # open, ask: a first round with no bid and no double (passes, and forehand's ask) does not end
+    # the auction: from forehand each seat passes or announces one of these (as it may bid
+    # it); the first announcement is the bid in force of an ordinary auction restarted from
+    # forehand, which ends as any, but only once every seat has spoken in it. Nobody
+    # announcing: the no-bid contracts as before. None: no reopening (every existing ruleset
+    # keeps its sha256)
+    reopen_after_silent_round: Optional[Reopening] = None
 
 
 class Doubling(_Model):

@@ -193,6 +193,12 @@ def _auction_lines(r: Ruleset) -> list[str]:
     elif a.doubles_after_single_round:
         out.append("  then a doubling round on the bid in force, from forehand: pass or the next "
                    f"double, until {a.end_after_passes} passes follow a double or four none")
+    if a.reopen_after_silent_round is not None:
+        announce = " or ".join(a.reopen_after_silent_round.announce)
+        out.append("  reopened once after a first round without bid or double: from forehand, "
+                   f"pass or announce {announce};")
+        out.append("    an announcement is in force as the auction restarts from forehand "
+                   "(it ends once all four have spoken)")
     out.append(f"  nobody bid: first of {', '.join(a.no_bid)} that applies")
     if a.dealt:
         out.append(f"  dealt contracts (no auction): {', '.join(a.dealt)}")

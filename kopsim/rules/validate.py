@@ -280,6 +280,32 @@ def _check_auction(r: Ruleset, cards: list[str], bad) -> None:
     if a.doubles_after_single_round and a.style != "single":
         bad("auction.doubles_after_single_round", "a doubling round follows a single "
             "declaration round: it needs style = \"single\" (the other styles double as they go)")
+    if a.reopen_after_silent_round is not None:
+        _check_reopening(r, bad)
+
+
+def _check_reopening(r: Ruleset, bad) -> None:
+    """The announcements of a reopened auction: bids a seat can still make after its first call."""
+    a, where = r.auction, "auction.reopen_after_silent_round"
+    if a.style == "single":
+        bad(where, "a single declaration round has no silent round to reopen (every seat that "
+            "may bid declares once): it needs style = \"open\" or \"ask\"")
+    if not a.reopen_after_silent_round.announce:
+        bad(f"{where}.announce", "name the contract(s) that may be announced")
+    seen: set[str] = set()
+    for i, n in enumerate(a.reopen_after_silent_round.announce):
+        c = r.contracts.get(n)
+        if c is None:
+            bad(f"{where}.announce[{i}]", f"no contract named {n!r}")
+        elif c.bid_rank is None:
+            bad(f"{where}.announce[{i}]", f"contract {n!r} is not a bid (it has no bid_rank): "
+                "only a bid can be announced")
+        elif c.first_call_only:
+            bad(f"{where}.announce[{i}]", f"contract {n!r} may only be a seat's first call, "
+                "and every seat has called when the auction reopens")
+        elif n in seen:
+            bad(f"{where}.announce[{i}]", f"{n!r} is listed twice")
+        seen.add(n)
 
 
 def _check_dealt_and_unbid(r: Ruleset, bad) -> None:
@@ -408,7 +434,12 @@ def max_auction_calls(r: Ruleset) -> int:
     a = r.auction
     n_bids = len(r.bids())
     moves = 1 + n_bids + (n_bids + 1) * len(r.doubling.names)
-    return moves * a.end_after_passes + a.end_after_passes_without_call + 4
+    calls = moves * a.end_after_passes + a.end_after_passes_without_call + 4
+    if a.reopen_after_silent_round is not None:
+        # the silent round may be an ask and end_after_passes passes; then the reopening round's
+        # four calls, and the restarted auction's first round spoken in full
+        calls += a.end_after_passes + 4 + 4
+    return calls
 
 
 def max_hand_value(r: Ruleset, contract: str) -> float:
