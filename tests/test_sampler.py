@@ -64,6 +64,21 @@ def _consistent_deals(rules, state: State, seat: int) -> set[tuple]:
     return found
 
 
+
+def assert_drawn_uniformly(cr, obs, truth, state) -> None:
+    """200 draws per world: the sampler draws each consistent world (truth: the other seats'
+    hands of each), and no other, each within 5 binomial standard deviations of n / worlds."""
+    n = 200 * len(truth)
+    worlds = draw_worlds(cr, obs, AuctionBook(cr.rules, obs.dealer, obs.auction), n, state,
+                         100 * n)
+    others = [s for s in range(4) if s != obs.seat]
+    drawn = Counter(tuple(tuple(sorted(_names(cr, row)[s])) for s in others)
+                    for row in worlds.hands)
+    assert set(drawn) == truth  # each consistent world, and no other
+    p = 1 / len(truth)
+    sd = (n * p * (1 - p)) ** 0.5
+    assert all(abs(k - n * p) < 5 * sd for k in drawn.values()), drawn
+
 @pytest.mark.parametrize("name", ["kop", "baska", "kop-sportowy"])
 def test_every_consistent_world_is_drawn_about_equally_often(name):
     rules = load_ruleset(name)
@@ -79,17 +94,7 @@ def test_every_consistent_world_is_drawn_about_equally_often(name):
         truth = _consistent_deals(rules, state, seat)
         if not 3 <= len(truth) <= 60:
             continue
-        n = 200 * len(truth)
-        worlds = draw_worlds(cr, obs, AuctionBook(rules, obs.dealer, obs.auction), n,
-                             np.uint64(i), 100 * n)
-        others = [s for s in range(4) if s != seat]
-        drawn = Counter(tuple(tuple(sorted(_names(cr, row)[s])) for s in others)
-                        for row in worlds.hands)
-        assert set(drawn) == truth  # each consistent world, and no other
-        # uniform: each world's count within 5 binomial standard deviations of n / worlds
-        p = 1 / len(truth)
-        sd = (n * p * (1 - p)) ** 0.5
-        assert all(abs(k - n * p) < 5 * sd for k in drawn.values()), drawn
+        assert_drawn_uniformly(cr, obs, truth, np.uint64(i))
         checked += 1
     assert checked >= 3
 

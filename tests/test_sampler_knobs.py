@@ -6,14 +6,13 @@ which the whole history replays in the reference engine, each about equally ofte
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import numpy as np
 
-from kopsim.bots.sampler import AuctionBook, draw_worlds, replay
+from kopsim.bots.sampler import replay
 from test_endgame import _history
 from test_endgame_knobs import _ace_call_positions
-from test_sampler import _consistent_deals, _names
+from test_sampler import _consistent_deals, assert_drawn_uniformly
 from test_solver_knobs import _ace_call_24
 
 
@@ -27,16 +26,7 @@ def test_worlds_that_break_the_called_aces_duties_are_never_drawn():
         seat = state.current_player()
         obs = state.observation(seat)
         truth = _consistent_deals(rules, state, seat)
-        n = 200 * len(truth)
-        worlds = draw_worlds(cr, obs, AuctionBook(rules, obs.dealer, obs.auction), n,
-                             np.uint64(i), 100 * n)
-        others = [s for s in range(4) if s != seat]
-        drawn = Counter(tuple(tuple(sorted(_names(cr, row)[s])) for s in others)
-                        for row in worlds.hands)
-        assert set(drawn) == truth  # each consistent world, and no other
-        p = 1 / len(truth)
-        sd = (n * p * (1 - p)) ** 0.5
-        assert all(abs(k - n * p) < 5 * sd for k in drawn.values()), drawn
+        assert_drawn_uniformly(cr, obs, truth, np.uint64(i))
         # the play alone (no duties) would allow more
         plain = _consistent_deals(no_duties, _replayed(no_duties, state), seat)
         narrowed += len(plain) > len(truth)

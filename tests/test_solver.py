@@ -27,8 +27,9 @@ def _playable(cr, rng, contract=None):
     return contract if contract is not None else rng.choice(names)
 
 
-def _start(cr, rng, contract=None):
-    """A random deal with a contract forced on it (no auction): the team rule sets the old side."""
+def start_forced(cr, rng, contract=None, declarer=None):
+    """A random deal with a contract forced on it (no auction): the team rule sets the old side.
+    declarer: a function of the deal choosing him (default: a random seat)."""
     rules = cr.rules
     cards = list(rules.cards())
     rng.shuffle(cards)
@@ -38,7 +39,7 @@ def _start(cr, rng, contract=None):
     name = _playable(cr, rng, contract)
     st.bid = st.bidder = None
     st.double_seats = []
-    st._start(name, rng.randrange(4))
+    st._start(name, rng.randrange(4) if declarer is None else declarer(deal))
     return st
 
 
@@ -51,7 +52,7 @@ def _position(st, cr, old_mask, doubles):
 
 
 def _random_position(cr, rng, min_plays):
-    st = _start(cr, rng)
+    st = start_forced(cr, rng)
     n = cr.n_cards
     for _ in range(rng.randrange(min_plays, n - 1)):
         st.apply_action(rng.choice(st.legal_actions()))
@@ -70,7 +71,7 @@ def test_terminal_payouts_match_scoring(compiled):
     for name, cr in compiled.items():
         rules = cr.rules
         for i in range(400):
-            st = _start(cr, rng)
+            st = start_forced(cr, rng)
             if i % 2 == 0:
                 while not st.is_terminal():
                     st.apply_action(rng.choice(st.legal_actions()))
@@ -137,7 +138,7 @@ def test_full_deals_agree_with_brute_force(compiled):
     for name in RULESETS:
         cr = compiled[name]
         for _ in range(4):
-            st = _start(cr, rng)
+            st = start_forced(cr, rng)
             old_mask = (sum(1 << s for s in st.old_side) if rng.random() < 0.5
                         else rng.randrange(1, 15))
             pos = _position(st, cr, old_mask, [rng.randrange(4) for _ in range(rng.randrange(3))])
@@ -148,7 +149,7 @@ def test_gran_is_played_in_the_gran_order(compiled):
     cr = compiled["baska"]
     rng = random.Random(3)
     for _ in range(20):
-        st = _start(cr, rng, contract="gran")
+        st = start_forced(cr, rng, contract="gran")
         for _ in range(rng.randrange(4, 12)):
             st.apply_action(rng.choice(st.legal_actions()))
         pos = _position(st, cr, sum(1 << s for s in st.old_side), [])

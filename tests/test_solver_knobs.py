@@ -17,9 +17,11 @@ import pytest
 
 from kopsim.bots import solver
 from kopsim.bots.solver import Dealt, brute_force, laufende_added, side_value, solve
-from kopsim.engine.reference import Deal, State
+from kopsim.engine.reference import State
 from kopsim.rules.cache import compiled
-from kopsim.rules.load import load_ruleset, ruleset_from_dict
+from kopsim.rules.load import load_ruleset
+from test_rules_called_card import rules as ace_call_rules
+from test_solver import start_forced
 
 
 @pytest.fixture(scope="module")
@@ -28,27 +30,13 @@ def schafkopf():
 
 
 def _ace_call_24(run_away_with: int | None):
-    """24 cards (clubs A 10 K 9 plain), "ace call" calling A♣ with its duties (None: without)."""
-    trumps = ["AH", "10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D"]
-    return compiled(ruleset_from_dict({
-        "name": f"ace-call-24-{run_away_with}",
-        "deck": {"ranks": ["A", "10", "K", "Q", "J", "9"], "suits": ["C", "S", "H", "D"],
-                 "points": {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}},
-        "orders": {"o": {"trumps": trumps, "plain": {
-            "C": ["AC", "10C", "KC", "9C"], "S": ["AS", "10S", "KS", "9S"],
-            "H": ["KH", "9H"], "D": ["KD", "9D"]}}},
-        "play": {"follow_suit": True, "trump_when_void": False, "must_beat": False},
-        "auction": {"no_bid": ["normal"]},
-        "contracts": {
-            "normal": {"team": "holders", "team_cards": ["QC", "QS"], "order": "o",
-                       "payout": {"won": 1, "lost": 1}},
-            "ace call": {"bid_rank": 1, "team": "called", "team_cards": ["AC"], "order": "o",
-                         "eligible": {"holds_none": ["AC"]},
-                         "payout": {"won": {"out": 2, "schneider": 4, "schwarz": 6},
-                                    "lost": {"out": 2, "schneider": 4, "schwarz": 6}},
-                         **({} if run_away_with is None else
-                            {"called_card_rules": {"run_away_with": run_away_with}}),
-                         "laufende": {"from": 2, "value": 1, "cards": ["QC", "QS", "QH"]}}}}))
+    """test_rules_called_card's 24-card "ace call" (calling A♣), priced by tier and with
+    Laufende of the three top queens from 2; run_away_with None: without the duties."""
+    tiers = {"out": 2, "schneider": 4, "schwarz": 6}
+    duties = {} if run_away_with is not None else {"called_card_rules": None}
+    return compiled(ace_call_rules(run_away_with or 4, payout={"won": tiers, "lost": tiers},
+                                   laufende={"from": 2, "value": 1, "cards": ["QC", "QS", "QH"]},
+                                   **duties))
 
 
 def _mask(cr, cards):
@@ -133,15 +121,8 @@ def _called_on_duty(st: State, cr) -> int | None:
 def _random_position(cr, contract, rng, plays):
     """A reference-engine State of a random deal in `contract` (declared by a seat lacking the
     called card), after `plays` random legal cards, and the solver's view of it."""
-    rules = cr.rules
-    cards = list(rules.cards())
-    rng.shuffle(cards)
-    hs = len(cards) // 4
-    deal = Deal(rng.randrange(4), tuple(tuple(cards[hs * s:hs * s + hs]) for s in range(4)))
-    st = State(rules, deal)
-    st.bid = st.bidder = None
-    st.double_seats = []
-    st._start(contract, next(s for s in range(4) if "AC" not in deal.hands[s]))
+    st = start_forced(cr, rng, contract,
+                      declarer=lambda deal: next(s for s in range(4) if "AC" not in deal.hands[s]))
     for _ in range(plays):
         legal = st.legal_actions()
         # the holder of A♣ leads a low club whenever he may (runs away), most of the time
@@ -154,7 +135,7 @@ def _random_position(cr, contract, rng, plays):
                hands=[_mask(cr, h) for h in st.held], leader=st.leader,
                trick=[index[c] for c in st.trick], points=list(st.points),
                tricks=list(st.tricks_won), double_seats=[],
-               dealt=Dealt([_mask(cr, h) for h in deal.hands],
+               dealt=Dealt([_mask(cr, h) for h in st.deal.hands],
                            _called_on_duty(st, cr)))
     return st, pos
 
