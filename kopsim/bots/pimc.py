@@ -35,7 +35,7 @@ from ..rules.compile import CompiledRules
 from .inference import CallModel, world_weights
 from .lookahead import AuctionModel, LookaheadParams
 from .sampler import (AuctionBook, DealTables, Reading, card_names, deal_tables, deal_terms,
-                      draw_worlds, decision_state, old_sides, public_history, replay)
+                      draw_worlds, decision_state, public_history, replay)
 from .solver import DealSolver
 
 __all__ = ["PimcBot", "CheatBot", "PimcParams", "CheatParams", "public_history", "replay"]
@@ -133,10 +133,6 @@ def _deals_alike(cr: CompiledRules, dt, contract: str, declarer, hands: np.ndarr
     n = rows.shape[0]
     olds = np.zeros(n, np.int64)
     decl = -1 if declarer is None else int(declarer)
-    if not (dt.c_lauf_from[k] or dt.c_run_away[k]):  # the old side tells the deals apart
-        old_sides(int(dt.c_team[k]), dt.c_team_mask[k], dt.c_team_cards, k, decl, hands[rows],
-                  olds)
-        return [(old, 0.0, -1, rows[olds == old]) for old in np.unique(olds).tolist()]
     called, added = np.zeros(n, np.int64), np.zeros(n, np.float64)
     deal_terms(dt, k, decl, hands[rows], olds, added, called)
     key = olds + 16 * (called + 1)  # (old sides are 4 bits)
@@ -267,20 +263,21 @@ def two_sided(rules) -> str | None:
     return None
 
 
-def _best(legal, totals) -> str:
-    return max(legal, key=lambda a: (totals[legal.index(a)], -legal.index(a)))
+def _best(legal, totals, among=None) -> str:
+    """The action of legal with the highest total (the first of equal ones), of `among` if
+    given."""
+    return max(among or legal, key=lambda a: (totals[legal.index(a)], -legal.index(a)))
 
 
 def _best_call(rules, legal, values: np.ndarray, sound: bool) -> str:
     """The call of the best mean value; sound: never a bid that loses in most of the worlds
     (a sacrifice priced as if nobody doubled it) while another call is open."""
-    if not sound:
-        return _best(legal, values.sum(axis=0))
-    bids = [j for j, c in enumerate(legal) if c in rules.contracts]
-    losing = {j for j in bids if (values[:, j] < 0).mean() > 0.5}
-    open_calls = [c for j, c in enumerate(legal) if j not in losing] or legal
     totals = values.sum(axis=0)
-    return max(open_calls, key=lambda a: (totals[legal.index(a)], -legal.index(a)))
+    if not sound:
+        return _best(legal, totals)
+    losing = {j for j, c in enumerate(legal)
+              if c in rules.contracts and (values[:, j] < 0).mean() > 0.5}
+    return _best(legal, totals, [c for j, c in enumerate(legal) if j not in losing])
 
 
 class PimcBot:

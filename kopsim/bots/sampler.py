@@ -337,15 +337,6 @@ def deal_tables(cr: CompiledRules) -> DealTables:
 
 
 @kernel_jit()
-def old_sides(team, team_mask, team_cards, k, declarer, hands, out):
-    """out[w]: the old side (seat bits) of contract k declared by declarer in deal hands[w]
-    (team, team_mask: the contract's kind and team cards; see `form_teams`)."""
-    for w in range(hands.shape[0]):
-        out[w] = form_teams(team, team_mask, team_cards, k, declarer,
-                            (hands[w, 0], hands[w, 1], hands[w, 2], hands[w, 3]))
-
-
-@kernel_jit()
 def deal_terms(t, k, declarer, hands, olds, added, called):
     """What each deal hands[w] fixes of contract k declared by declarer (-1 none): olds[w] its
     old side (seat bits, see `form_teams`), added[w] its Laufende (`laufende_value`), called[w]
