@@ -403,6 +403,21 @@ def _set_root(root_i, root_f, root_rem, alpha0, beta0, s_rem, s_i, s_f):
     s_f[0, F_BETA] = beta0
 
 
+@njit(cache=True, inline='always')
+def _window_within(alpha0, beta0, vtab):
+    """The window narrowed to the values an outcome can take. Exact: every value searched is an
+    outcome's (or backed up from outcomes'), so a fail-low at the lowest outcome is that outcome.
+    It lets a seat stop looking once it has secured the best outcome there is, which a window
+    of infinities never does: in a contract of two outcomes (a solo won or lost) it searches a
+    tenth of the nodes."""
+    lo = vtab[0]
+    hi = vtab[0]
+    for v in vtab:
+        lo = min(lo, v)
+        hi = max(hi, v)
+    return max(alpha0, lo), min(beta0, hi)
+
+
 # ----------------------------------------------------------------------------------- the search
 
 ENTER, NEXT_MOVE, RETURN = 0, 1, 2  # what the search loop does next
@@ -421,6 +436,7 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt
                 tparams[4] != 0.0, tparams[5] != 0.0, tparams[6])
     held = (hands[0], hands[1], hands[2], hands[3])
     tt_bits = tt_rem.shape[0] - 1
+    alpha0, beta0 = _window_within(alpha0, beta0, vtab)
     _set_root(root_i, root_f, root_rem, alpha0, beta0, s_rem, s_i, s_f)
     d = 0
     mode = ENTER
