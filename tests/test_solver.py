@@ -230,3 +230,55 @@ def test_a_24_card_deck():
         for c in res.best_line:
             line.apply_action(cr.cards[c])
         assert side_value(line.outcome.payouts, pos["old_mask"]) == pytest.approx(res.value)
+
+
+def _kop_priced(normal_won: dict):
+    """kop with its normal game's won price replaced (tiers out, schneider, schwarz)."""
+    from kopsim.rules.load import load_raw, ruleset_from_dict
+
+    data, _ = load_raw("kop")
+    data["name"] = "kop-odd-price"
+    data["contracts"]["normal"]["payout"]["won"] = normal_won
+    return compile_rules(ruleset_from_dict(data))
+
+
+def _knob(name: str):
+    from pathlib import Path
+
+    return compile_rules(load_ruleset(Path(__file__).parent / "data" / "knobs" / f"{name}.toml"))
+
+
+def test_the_direction_of_an_outcome_value():
+    # more points and tricks never hurt the old side in kop's normal game; in a bettel (won by
+    # taking no trick) they never help; a tariff paying a won schneider less than a won game
+    # without one is neither, and the search must not bound by what is left to take
+    kop = compile_rules(load_ruleset("kop"))
+    bettel = _knob("kop-bettel")
+    odd = _kop_priced({"out": 3, "schneider": 1, "schwarz": 2})
+    direction = lambda cr, name, old: solver._prepare(  # noqa: E731
+        cr, cr.contract_names.index(name), old, ()).tparams[solver.T_DIRECTION]
+    assert direction(kop, "normal", 5) == 1 and direction(kop, "zolo", 1) == 1
+    assert direction(bettel, "bettel", 2) == -1
+    assert direction(odd, "normal", 5) == 0 and direction(odd, "zolo", 1) == 1
+
+
+@pytest.mark.parametrize("which", ["bettel", "odd price"])
+def test_solver_agrees_with_brute_force_whatever_the_direction(which):
+    # the search stops early by the value's direction (or not at all); exact either way
+    if which == "bettel":
+        cr, contract = _knob("kop-bettel"), "bettel"
+    else:
+        cr, contract = _kop_priced({"out": 3, "schneider": 1, "schwarz": 2}), "normal"
+    rng = random.Random(11)
+    for _ in range(30):
+        st = start_forced(cr, rng, contract)
+        for _ in range(rng.randrange(0, 9)):
+            st.apply_action(rng.choice(st.legal_actions()))
+        old_mask = (sum(1 << s for s in st.old_side) if rng.random() < 0.7
+                    else rng.randrange(1, 15))
+        pos = _position(st, cr, old_mask, [rng.randrange(4) for _ in range(rng.randrange(3))])
+        want, want_moves = brute_force(cr, **pos, with_moves=True)
+        res = solve(cr, **pos, line=False)
+        assert res.value == pytest.approx(want, abs=1e-9), pos
+        for c, v in want_moves.items():
+            assert res.move_values[c] == pytest.approx(v, abs=1e-9), (pos, c)

@@ -51,6 +51,9 @@ INF = np.inf
 I_SEAT, I_POS, I_LEADER, I_LED, I_WCARD, I_WSEAT, I_OTR, I_YTR, I_NM, I_MI, I_BMOVE, I_SLOT, \
     I_MAX, I_DUTY, I_CALLED = range(15)
 N_I = 15
+# what tparams holds past classify's seven settings: the value's direction (`_direction`), and
+# the points of the deck
+T_DIRECTION, T_POINTS = 7, 8
 # float stack columns
 F_TPTS, F_OPTS, F_YPTS, F_ALPHA, F_BETA, F_A0, F_B0, F_BEST = range(8)
 N_F = 8
@@ -87,7 +90,7 @@ class SolverTables(NamedTuple):
     cpts: np.ndarray  # card points
     strength: np.ndarray  # move ordering: how many cards a card beats when it leads
     play_rules: np.ndarray  # follow suit, trump when void, must beat, run away with (0: no duties)
-    tparams: np.ndarray  # win points, schneider max, all tricks, tie winner, lone won/lost
+    tparams: np.ndarray  # classify's settings, then T_DIRECTION, T_POINTS
     vtab: np.ndarray  # value by outcome_slot(winner, tier)
 
 
@@ -152,6 +155,17 @@ def _outcome_slot(opts, ypts, otr, ytr, win_rule):
     w, t = classify(opts, ypts, otr, ytr, win_rule[0], win_rule[6], win_rule[1], win_rule[2],
                     win_rule[3], win_rule[4], win_rule[5])
     return outcome_slot(w, t)
+
+
+@njit(cache=True, inline='always')
+def _reachable(opts, ypts, otr, ytr, tricks_left, points_left, win_rule, vtab, direction):
+    """(lowest, highest) value the hand can still end with, from a trick boundary: the old side
+    taking every trick left, or none (direction: the value's, `_direction`; not 0)."""
+    v_old = vtab[_outcome_slot(opts + points_left, ypts, otr + tricks_left, ytr, win_rule)]
+    v_young = vtab[_outcome_slot(opts, ypts + points_left, otr, ytr + tricks_left, win_rule)]
+    if direction > 0:
+        return v_young, v_old
+    return v_old, v_young
 
 
 @njit(cache=True, inline='always')
@@ -435,6 +449,8 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt
     win_rule = (tparams[0], tparams[1], np.int64(tparams[2]), np.int64(tparams[3]),
                 tparams[4] != 0.0, tparams[5] != 0.0, tparams[6])
     held = (hands[0], hands[1], hands[2], hands[3])
+    direction = tparams[T_DIRECTION]
+    deck_points = tparams[T_POINTS]
     tt_bits = tt_rem.shape[0] - 1
     alpha0, beta0 = _window_within(alpha0, beta0, vtab)
     _set_root(root_i, root_f, root_rem, alpha0, beta0, s_rem, s_i, s_f)
@@ -461,6 +477,19 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt
                     v = vtab[_outcome_slot(opts, ypts, otr, ytr, win_rule)]
                     mode = RETURN
                     continue
+                if direction != 0.0:  # what is left to take cannot leave the window
+                    lo, hi = _reachable(s_f[d, F_OPTS], s_f[d, F_YPTS], s_i[d, I_OTR],
+                                        s_i[d, I_YTR], n // 4,
+                                        deck_points - s_f[d, F_OPTS] - s_f[d, F_YPTS],
+                                        win_rule, vtab, direction)
+                    if hi <= s_f[d, F_ALPHA] or lo == hi:
+                        v = hi
+                        mode = RETURN
+                        continue
+                    if lo >= s_f[d, F_BETA]:
+                        v = lo
+                        mode = RETURN
+                        continue
                 # transposition table: trick boundaries with two or more tricks to go
                 aux = _tt_aux(d, s_i, stamp)
                 slot = _tt_slot(rem, aux, s_f[d, F_OPTS], s_f[d, F_YPTS], tt_bits)
@@ -795,7 +824,7 @@ class SolveResult:
 class _Prepared:
     """Everything about a contract and its sides that does not change during the play."""
 
-    tparams: np.ndarray  # win points, schneider max, all tricks, tie winner, lone won/lost
+    tparams: np.ndarray  # classify's settings, then T_DIRECTION, T_POINTS
     vtab: np.ndarray  # value by outcome_slot(winner, tier)
     ptab: np.ndarray  # payouts [winner - WIN_NOBODY, tier, seat]
     counted: int
@@ -823,7 +852,7 @@ def _prepare(cr: CompiledRules, contract: int, old_mask: int, double_seats,
                         tie_winner(t.tie_rule, counted, last),
                         1.0 if n_old == 1 and not t.c_won_tiered[k] else 0.0,
                         1.0 if n_old == 1 and not t.c_lost_tiered[k] else 0.0,
-                        t.schneider_max_old], np.float64)
+                        t.schneider_max_old, 0.0, 0.0], np.float64)
     vtab = np.zeros(3 * N_PRICED_TIERS, np.float64)
     ptab = np.zeros((3, N_PRICED_TIERS, 4), np.float64)
     for w in (WIN_OLD, WIN_YOUNG):
@@ -834,7 +863,36 @@ def _prepare(cr: CompiledRules, contract: int, old_mask: int, double_seats,
             pay_out(pay, v, w, old_mask, t.zero_sum, t.lone_once)
             ptab[w - WIN_NOBODY, tier] = pay
             vtab[outcome_slot(w, tier)] = side_value(pay, old_mask)
+    cpts = np.asarray(t.card_points, np.float64)
+    tparams[T_DIRECTION] = table(cr.rules, ("solver direction", tparams.tobytes(),
+                                            vtab.tobytes()),
+                                 lambda: _direction(tparams, vtab, cpts, cr.n_cards // 4))
+    tparams[T_POINTS] = float(cpts.sum())
     return _Prepared(tparams, vtab, ptab, counted, last)
+
+
+def _direction(tparams: np.ndarray, vtab: np.ndarray, cpts: np.ndarray, n_tricks: int) -> float:
+    """+1 if the outcome's value never falls when the old side ends with more points or tricks,
+    -1 if it never rises, 0 if neither: then what the old side may still take bounds the
+    value (`_reachable`), which the search uses to stop early. Every split of the points a deal
+    can make is checked, with every number of tricks."""
+    sums = {0.0}
+    for p in cpts.tolist():
+        sums |= {x + p for x in sums}
+    total = float(cpts.sum())
+    opts = np.array(sorted(sums), np.float64)
+    grid = np.zeros((opts.shape[0], n_tricks + 1), np.float64)
+    out = np.zeros((opts.shape[0], 2), np.int64)
+    for otr in range(n_tricks + 1):
+        _classify_many(opts, total - opts, np.full(opts.shape[0], otr, np.int64),
+                       np.full(opts.shape[0], n_tricks - otr, np.int64), tparams, out)
+        grid[:, otr] = vtab[[outcome_slot(int(w), int(tier)) for w, tier in out]]
+    steps = np.concatenate([np.diff(grid, axis=0).ravel(), np.diff(grid, axis=1).ravel()])
+    if (steps >= 0).all():
+        return 1.0
+    if (steps <= 0).all():
+        return -1.0
+    return 0.0
 
 
 def laufende_added(cr: CompiledRules, contract: int, old_mask: int, dealt) -> float:
