@@ -23,10 +23,21 @@ MAX_RULESETS = 32
 T = TypeVar("T")
 
 _ENTRIES: OrderedDict[str, dict[Hashable, Any]] = OrderedDict()
+_MISSING = object()
+
+
+_LAST: list = [None, None]  # the rules object looked up last, and its entry
 
 
 def table(rules: Ruleset, key: Hashable, build: Callable[[], T]) -> T:
     """The value cached under `key` for these rules, built by `build()` on first use."""
+    # a bot's decision looks up a dozen tables of one ruleset: the same object as last time
+    # needs no digest (the models are frozen)
+    if _LAST[0] is rules and _LAST[1] is not None:
+        entry = _LAST[1]
+        value = entry.get(key, _MISSING)
+        if value is not _MISSING:
+            return value
     sha = rules.sha256()
     entry = _ENTRIES.get(sha)
     if entry is None:
@@ -35,6 +46,7 @@ def table(rules: Ruleset, key: Hashable, build: Callable[[], T]) -> T:
             _ENTRIES.popitem(last=False)
     else:
         _ENTRIES.move_to_end(sha)
+    _LAST[0], _LAST[1] = rules, entry
     if key not in entry:
         entry[key] = build()
     return entry[key]
