@@ -77,6 +77,19 @@ def auction_model(rules, params: LookaheadParams) -> AuctionModel:
     return table(rules, key, lambda: AuctionModel(rules, params))
 
 
+def auction_book(rules, dealer: int, auction) -> AuctionBook:
+    """The readings of the auction's predicate keys, carried on from call to call. A key's
+    reading is a function of the public auction alone (the dealer and the calls), so the pimc
+    seats of one process read one book: none learns anything from another's, and each reads
+    in it what it would have read in its own, only sooner."""
+    books = table(rules, "auction books", dict)
+    book = books.get(dealer)
+    if book is None or not book.extends_to(auction):
+        book = books[dealer] = AuctionBook(rules, dealer, auction)
+    book.follow(auction)
+    return book
+
+
 def _contract_after(rules, bid, bidder, double_seats, implied, seat: int, call: str):
     if call in rules.contracts:
         return call, seat, []
@@ -291,7 +304,6 @@ class PimcBot:
         self.params, self.seat, self.rules = params, seat, rules
         s = Stream((hand_seed + params.seed * 0x9E3779B97F4A7C15) & (2**64 - 1), 20 + seat)
         self.base = s.next()
-        self.book: AuctionBook | None = None
         self.first_leads: dict = {}  # (search key, deal) -> first-lead value, for this hand
         self.likelihoods: dict = {}  # world -> log-likelihood of the others' calls, this hand
 
@@ -299,12 +311,6 @@ class PimcBot:
     def kernel_params(params) -> list[float]:  # pragma: no cover - never in the kernel
         raise TypeError("pimc runs through the reference engine")
 
-    def _book(self, obs: Observation) -> AuctionBook:
-        """The readings of the auction's keys, carried on from call to call of the hand."""
-        if self.book is None or not self.book.extends_to(obs.auction):
-            self.book = AuctionBook(self.rules, obs.dealer, obs.auction)
-        self.book.follow(obs.auction)
-        return self.book
 
     def act(self, obs: Observation) -> str:
         legal = list(obs.legal_actions)
@@ -317,7 +323,8 @@ class PimcBot:
         # differ only by what the calls since rule out, and a world's first-lead values,
         # searched once, serve every call of this bot's (self.first_leads)
         state = decision_state(self.base, len(public_history(obs)) if play else 0)
-        worlds = draw_worlds(cr, obs, self._book(obs), n, state, n * self.params.max_tries)
+        worlds = draw_worlds(cr, obs, auction_book(self.rules, obs.dealer, obs.auction), n, state,
+                             n * self.params.max_tries)
         if not worlds.readings:
             return legal[0]  # nothing consistent found: should not happen; play safe and legal
         if play:
