@@ -185,3 +185,40 @@ def test_worlds_are_consistent_when_the_contract_may_be_played_in_either_of_two_
             assert replay(rules, obs.dealer, hands, public_history(obs)) is not None
         checked += 1
     assert checked >= 5
+
+
+KNOBS = __import__("pathlib").Path(__file__).resolve().parent / "data" / "knobs"
+
+
+@pytest.mark.parametrize("name", ["schafkopf-kurz"] + [
+    pytest.param(str(KNOBS / f"{k}.toml"), id=k)
+    for k in ("kop-own-double-forbidden", "baska-own-double-forbidden")])
+def test_worlds_replay_the_doubles_that_the_sides_allowed(name):
+    # who may double depends on the sides the cards make (Schafkopf's kontra by the opponents
+    # only; no double of one's own side's double): every world drawn replays the auction, and
+    # reads it as its own replay does (a book that read a key on one deal only once drew
+    # worlds in which a double said was not legal)
+    rules = load_ruleset(name)
+    cr = compiled(rules)
+    rng = random.Random(4)
+    checked = 0
+    for i in range(25):
+        state = State(rules, Deal.from_seed(rules, hand_seed(13, i), i % 4))
+        while state.phase == "auction":
+            seat = state.current_player()
+            obs = state.observation(seat)
+            if state.double_seats and len(obs.legal_actions) > 1:
+                book = AuctionBook(rules, obs.dealer, obs.auction)
+                worlds = draw_worlds(cr, obs, book, 30, decision_state(i, len(obs.auction)),
+                                     3000)
+                for row, reading in zip(worlds.hands, worlds.readings):
+                    st = replay(rules, obs.dealer, _names(cr, row), public_history(obs))
+                    assert st is not None, (obs.auction, _names(cr, row))
+                    assert (st.contract, st.declarer, st.implied_contract()) == \
+                        (reading.contract, reading.declarer, reading.implied)
+                    checked += 1
+            legal = state.legal_actions()
+            doubles = [a for a in legal if a in rules.doubling.names]
+            state.apply_action(doubles[0] if doubles and rng.random() < 0.6
+                               else rng.choice(legal))
+    assert checked > 300

@@ -148,15 +148,13 @@ def _deals_alike(cr: CompiledRules, dt, contract: str, declarer, hands: np.ndarr
     decl = -1 if declarer is None else int(declarer)
     called, added = np.zeros(n, np.int64), np.zeros(n, np.float64)
     deal_terms(dt, k, decl, hands[rows], olds, added, called)
-    key = olds + 16 * (called + 1)  # (old sides are 4 bits)
-    if added.any():
-        key += 16 * (cr.n_cards + 1) * np.unique(added, return_inverse=True)[1]
-    out = []
-    for value in np.unique(key).tolist():
-        i = key == value
-        j = int(i.argmax())
-        out.append((int(olds[j]), float(added[j]), int(called[j]), rows[i]))
-    return out
+    groups: dict[tuple, list[int]] = {}
+    for i, term in enumerate(zip(olds.tolist(), added.tolist(), called.tolist())):
+        groups.setdefault(term, []).append(i)
+    if len(groups) == 1:  # the usual case: one old side (a bid, or the same holders)
+        (old, add, call), = groups
+        return [(old, add, call, rows)]
+    return [(old, add, call, rows[i]) for (old, add, call), i in sorted(groups.items())]
 
 
 def _still_on_duty(cr: CompiledRules, contract: str, called: int, obs: Observation) -> int:
@@ -194,11 +192,13 @@ def card_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
     return out
 
 
-def _group(readings: list[Reading]) -> dict[tuple, np.ndarray]:
-    """The worlds (row indices) of each (contract, declarer, doubles) the auction made."""
+def _group(readings: list[Reading], term=lambda r: (r.contract, r.declarer, r.double_seats)
+           ) -> dict[tuple, np.ndarray]:
+    """The worlds (row indices) of each term of their readings (by default the (contract,
+    declarer, doubles) the auction made)."""
     groups: dict[tuple, list[int]] = {}
     for w, r in enumerate(readings):
-        groups.setdefault((r.contract, r.declarer, r.double_seats), []).append(w)
+        groups.setdefault(term(r), []).append(w)
     return {k: np.array(v, np.int64) for k, v in groups.items()}
 
 
@@ -213,20 +213,23 @@ def call_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
     legal = obs.legal_actions
     out = np.zeros((hands.shape[0], len(legal)), np.float64)
     cells: dict[tuple, list[tuple[int, int]]] = {}
-    history = public_history(obs)
-    for w, r in enumerate(readings):
-        names = card_names(cr, hands[w]) if model is not None else None
-        for j, call in enumerate(legal):
-            if model is None:
+    if model is None:  # the contract after a call depends on the world through its reading
+        for r, ws in _group(readings, lambda r: r).items():
+            for j, call in enumerate(legal):
                 c, d, dbl = _contract_after(rules, obs.bid, obs.bidder, r.double_seats,
                                             r.implied, seat, call)
-            else:
+                cells.setdefault((c, d, tuple(dbl)), []).extend((w, j) for w in ws.tolist())
+    else:
+        history = public_history(obs)
+        for w in range(len(readings)):
+            names = card_names(cr, hands[w])
+            for j, call in enumerate(legal):
                 end = model.ending(obs.dealer, names, history + [(seat, call)])
                 if end.payouts is not None:
                     out[w, j] = end.payouts[seat]
                     continue
                 c, d, dbl = end.contract, end.declarer, end.double_seats
-            cells.setdefault((c, d, tuple(dbl)), []).append((w, j))
+                cells.setdefault((c, d, tuple(dbl)), []).append((w, j))
     for (contract, declarer, doubles), where in cells.items():
         ws = np.array([w for w, _ in where], np.int64)
         js = np.array([j for _, j in where], np.int64)

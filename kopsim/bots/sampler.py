@@ -9,8 +9,10 @@ What the seat saw splits in two:
   be played unless the hand holds a card of a higher tier), so a card x is ruled out exactly when
   the two-card hand {played card, x} forbids the played card;
 - the auction: every call was legal. Whether a call is legal depends on the hands only through
-  which seats meet which predicate (contract eligibility, restriction holdings), so a deal's
-  predicates, as one integer key (`_predicate_key`), decide whether the auction replays on it,
+  which seats meet which predicate (contract eligibility, restriction holdings) and, where a
+  double's legality asks who is on which side, through the sides the cards make (the holders
+  of the team cards, the declarer's called partner: `sided_contracts`). So a deal's predicates
+  and sides, as one integer key (`_predicate_key`), decide whether the auction replays on it,
   and, if nobody bid, which contract it makes. pimc asks the reference engine once per key.
 
 `Constraints` is built once per decision. The compiled `sample_worlds` then deals the unseen cards
@@ -30,6 +32,7 @@ from ..engine.bits import ONE, ZERO, allowed_cards
 from ..engine.draws import GOLDEN, mix64
 from ..engine.jit import kernel_jit
 from ..engine.reference import Deal, IllegalAction, Observation, State
+from ..engine.codes import TEAM_CALLED, TEAM_HOLDERS
 from ..engine.steps import (called_card, called_card_duties, eval_pred, form_teams,
                             laufende_value, play_to_trick)
 from ..rules.cache import table
@@ -52,7 +55,9 @@ class Constraints(NamedTuple):
 
 
 class Predicates(NamedTuple):
-    """The predicate programs of `RuleTables` (contract eligibility, restriction holdings)."""
+    """What the legality of a call reads in the hands: the predicate programs of `RuleTables`
+    (contract eligibility, restriction holdings), and the contracts whose sides, which their
+    cards make, decide whether a seat may double (`sided`)."""
 
     p_op: np.ndarray
     p_mask: np.ndarray
@@ -61,12 +66,28 @@ class Predicates(NamedTuple):
     p_start: np.ndarray
     p_end: np.ndarray
     stack: np.ndarray  # scratch for the programs
+    sided: np.ndarray  # int64[i]: a contract index
+    c_team: np.ndarray
+    c_team_mask: np.ndarray
+    c_team_cards: np.ndarray
 
 
 def predicates(cr: CompiledRules) -> Predicates:
     t = cr.tables
-    return Predicates(t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end,
-                      np.zeros(max(int(t.pred_stack), 1), np.bool_))
+    return table(cr.rules, "sampler predicates", lambda: Predicates(
+        t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end,
+        np.zeros(max(int(t.pred_stack), 1), np.bool_), sided_contracts(cr), t.c_team,
+        t.c_team_mask, t.c_team_cards))
+
+
+def sided_contracts(cr: CompiledRules) -> np.ndarray:
+    """The contracts whose old side, made by the cards (their holders, or the declarer's called
+    partner), a double's legality depends on: when only the young side may say the first
+    double, or a side may not double its own side's double."""
+    t = cr.tables
+    by_cards = (TEAM_HOLDERS, TEAM_CALLED)
+    return np.array([k for k in range(len(cr.contract_names)) if t.c_team[k] in by_cards
+                     and (t.c_first_double_young[k] or t.forbid_own_double)], np.int64)
 
 
 def plays_of(obs: Observation, index: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -258,18 +279,29 @@ def _deal_one(cons, ways, state, out, w):
 @kernel_jit(inline='always')
 def _predicate_key(preds, hands, w, dealer, n_pred):
     """Which seat meets which predicate in deal w of hands, as bits (predicate * 4 + seat);
-    with more than 16 predicates a 64-bit hash of those bits."""
-    p_op, p_mask, p_a, p_b, p_start, p_end, stack = preds
+    with more than 16 predicates, or sided contracts, a 64-bit hash of those bits and of
+    each sided contract's old side under each declarer."""
+    p_op, p_mask, p_a, p_b, p_start, p_end = (preds.p_op, preds.p_mask, preds.p_a, preds.p_b,
+                                              preds.p_start, preds.p_end)
+    stack = preds.stack
     key = ZERO
+    hashed = n_pred > 16 or preds.sided.shape[0] > 0
     for p in range(n_pred):
         for s in range(4):
             if eval_pred(p, hands[w, s], (s - dealer + 3) % 4, p_op, p_mask, p_a, p_b, p_start,
                          p_end, stack):
                 bit = np.uint64(p * 4 + s)
-                if n_pred <= 16:
+                if not hashed:
                     key |= ONE << bit
                 else:
                     key = mix64(key ^ ((bit + ONE) * GOLDEN))
+    h = (hands[w, 0], hands[w, 1], hands[w, 2], hands[w, 3])
+    for i in range(preds.sided.shape[0]):
+        k = preds.sided[i]
+        for declarer in range(4):
+            old = form_teams(preds.c_team[k], preds.c_team_mask[k], preds.c_team_cards, k,
+                             declarer, h)
+            key = mix64(key ^ (np.uint64(old + 16 * (declarer + 4 * i)) + ONE) * GOLDEN)
     return key
 
 
@@ -383,7 +415,8 @@ class AuctionBook:
     def __init__(self, rules, dealer: int, auction):
         self.rules, self.dealer, self.auction = rules, dealer, tuple(auction)
         self.states: dict[int, tuple[State, int]] = {}  # key -> (its state, calls applied)
-        self.readings: dict[int, Reading] = {}  # of the keys read against this auction
+        self.readings: dict[int, Reading | None] = {}  # of the keys read against this auction
+        # (None: the auction contradicts the key)
         self.bad_keys = np.zeros(0, np.uint64)
 
     def extends_to(self, auction) -> bool:
@@ -411,6 +444,7 @@ class AuctionBook:
         if st is None:
             self.states.pop(key, None)
             self.bad_keys = np.sort(np.append(self.bad_keys, np.uint64(key)))
+            self.readings[key] = None
             return None
         self.states[key] = (st, len(self.auction))
         reading = Reading(st.contract, st.declarer, st.implied_contract(),
@@ -464,21 +498,29 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
                                              hands[:want], keys[:want])
         state = np.uint64(state)  # numba hands a uint64 back as a Python int
         max_draws -= draws
-        for w in range(filled):
-            key = int(keys[w])
-            reading = book.read(key, None if book.knows(key) else card_names(cr, hands[w]))
-            if reading is None:
-                continue
-            # the play rules out cards exactly under one card order; under several, replay
-            if len(orders) > 1 and replay(cr.rules, obs.dealer, card_names(cr, hands[w]),
-                                          history) is None:
-                continue
-            if plays is not None and not _kept_duties(cr, reading, hands[w], plays):
-                continue
-            kept_hands.append(hands[w].copy())
-            readings.append(reading)
-    out = np.array(kept_hands, np.uint64).reshape(-1, 4)
+        drawn = keys[:filled].tolist()
+        for w, key in enumerate(drawn):  # a new key is read on its first deal
+            if not book.knows(key):
+                book.read(key, card_names(cr, hands[w]))
+        kept = [w for w, key in enumerate(drawn) if book.readings.get(key) is not None]
+        if len(orders) > 1 or plays is not None:
+            kept = [w for w in kept if _consistent(cr, obs, book.readings[drawn[w]], hands[w],
+                                                   history if len(orders) > 1 else None, plays)]
+        kept_hands.append(hands[kept])
+        readings += [book.readings[drawn[w]] for w in kept]
+    out = np.concatenate(kept_hands) if kept_hands else np.zeros((0, 4), np.uint64)
     return Worlds(out, readings)
+
+
+def _consistent(cr: CompiledRules, obs: Observation, reading: Reading, row: np.ndarray,
+                history, plays) -> bool:
+    """What the predicate key leaves open: under several card orders the play rules out cards
+    exactly under none, so the deal replays the history (if given); and the called card's
+    duties were kept in the cards played (if plays are given)."""
+    if history is not None and replay(cr.rules, obs.dealer, card_names(cr, row),
+                                      history) is None:
+        return False
+    return plays is None or _kept_duties(cr, reading, row, plays)
 
 
 def _plays_by_card(cr: CompiledRules, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
