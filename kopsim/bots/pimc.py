@@ -207,8 +207,8 @@ def call_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
                 model: AuctionModel | None = None) -> np.ndarray:
     """[world, legal call]: seat's payout in each world if the auction ended after the call
     (or, with a model, went on as the model plays it) and the contract were played
-    double-dummy from the first lead (known: first-lead values already searched, see
-    `contract_payouts`)."""
+    double-dummy from the first lead (known: the payouts and first-lead values already
+    searched, by contract and deal, read and extended; see `contract_payouts`)."""
     rules = cr.rules
     legal = obs.legal_actions
     out = np.zeros((hands.shape[0], len(legal)), np.float64)
@@ -230,11 +230,16 @@ def call_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
                     continue
                 c, d, dbl = end.contract, end.declarer, end.double_seats
                 cells.setdefault((c, d, tuple(dbl)), []).append((w, j))
-    for (contract, declarer, doubles), where in cells.items():
-        ws = np.array([w for w, _ in where], np.int64)
-        js = np.array([j for _, j in where], np.int64)
-        out[ws, js] = contract_payouts(cr, contract, declarer, doubles, hands[ws],
-                                       (obs.dealer + 1) % 4, seat, known)
+    known = {} if known is None else known
+    deals = [row.tobytes() for row in hands]
+    for cell, where in cells.items():
+        # a cell's payout in a deal, once found, serves every later call of the hand
+        new = sorted({w for w, _ in where if (cell, deals[w]) not in known})
+        if new:
+            payouts = contract_payouts(cr, *cell, hands[new], (obs.dealer + 1) % 4, seat, known)
+            known.update(((cell, deals[w]), p) for w, p in zip(new, payouts.tolist()))
+        for w, j in where:
+            out[w, j] = known[(cell, deals[w])]
     return out
 
 

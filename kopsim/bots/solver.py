@@ -721,7 +721,8 @@ class DealSolver:
         now, in each deal w of rows (held[w]: the cards each seat still holds); position:
         (leader, trick, points, tricks). The deals share what the dealt hands fix: the Laufende
         added to the price, and the called card while its duties hold (-1 none)."""
-        tables = _solver_tables(self.cr, contract, old_mask, doubles, added)
+        tables = _solver_tables(self.cr, contract, old_mask,
+                                canonical_doubles(self.cr, contract, old_mask, doubles), added)
         root_i, root_f = root_rows(tables, old_mask, *position, called=called)
         _move_values_of_deals(root_i, root_f, held, rows, moves, np.int64(old_mask), tables,
                               self.tt, self.stack, self._stamps(held.shape[0]), out)
@@ -730,7 +731,8 @@ class DealSolver:
                    called: int = -1) -> "FirstLead":
         """How seat's payout in the contract, played from the first lead, is searched and read
         (see `FirstLead`); added: the Laufende of the deals, called: their called card."""
-        key = (contract, old_mask, tuple(doubles), seat, float(added), int(called))
+        key = (contract, old_mask, canonical_doubles(self.cr, contract, old_mask, doubles),
+               seat, float(added), int(called))
         lead = self.first_leads.get(key)
         if lead is None:
             lead = self.first_leads[key] = _first_lead(self.cr, contract, old_mask, key[2], seat,
@@ -776,6 +778,19 @@ class FirstLead(NamedTuple):
     called: int  # the called card, whose duties the play keeps (-1 none)
     seat_pay: np.ndarray  # the seat's payout by outcome slot
     pay: dict[float, float] | None  # the seat's payout by scaled value; None if it cannot tell
+
+
+def canonical_doubles(cr: CompiledRules, contract: int, old_mask: int, doubles) -> tuple:
+    """Doubles that price the contract as these do: a hand's price and tie rule read only how
+    many doubles count and which side said the last (`count_doubles`), so one seat of each side,
+    alternating, stands for them, and the tables built for them serve every such sequence."""
+    seats = np.array([int(x) for x in doubles] or [0], np.int64)
+    counted, last = count_doubles(seats, len(doubles), old_mask,
+                                  int(cr.tables.c_max_doubles[contract]))
+    old = next((s for s in range(4) if (old_mask >> s) & 1), 0)
+    young = next((s for s in range(4) if not (old_mask >> s) & 1), 0)
+    first = last if counted % 2 else (WIN_OLD + WIN_YOUNG - last)
+    return tuple(old if (first == WIN_OLD) == (i % 2 == 0) else young for i in range(counted))
 
 
 def _first_lead(cr: CompiledRules, contract: int, old_mask: int, doubles, seat: int,
