@@ -482,7 +482,7 @@ def observed_scratch(cr, obs):
     them to `endgame_card`."""
     t = cr.tables
     sc = scratch_for(t)
-    index = {c: i for i, c in enumerate(cr.cards)}
+    index = cr.card_index
     sc.hands[obs.seat] = np.uint64(card_mask(obs.dealt, index))
     sc.left[obs.seat] = np.uint64(card_mask(obs.hand, index))
     leader, p = (obs.dealer + 1) % 4, 0

@@ -187,7 +187,7 @@ class EvBot(HeuristicBot):
         from .calibrate import calibrated
         cr, power, ctab = self._compiled()
         table = calibrated(cr, self.params)
-        index = {c: i for i, c in enumerate(cr.cards)}
+        index = cr.card_index
         dealt = np.uint64(card_mask(obs.dealt, index))
         bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
         order = int(ctab[bid if bid >= 0 else cr.tables.normal_k, 2])

@@ -351,7 +351,7 @@ class HeuristicBot:
     def act(self, obs: Observation) -> str:
         cr, power, ctab = self._compiled()
         a = cr.tables
-        index = {c: i for i, c in enumerate(cr.cards)}
+        index = cr.card_index
         K = len(cr.contract_names)
         dealt = card_mask(obs.dealt, index)
         imp, imp_decl, normal = _believed_no_bid(cr, obs, dealt)

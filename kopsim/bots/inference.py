@@ -36,7 +36,7 @@ class CallModel:
         cr, t = self.cr, self.table
         seat = state.current_player()
         obs = state.observation(seat)
-        index = {c: i for i, c in enumerate(cr.cards)}
+        index = cr.card_index
         hand = np.uint64(sum(1 << index[c] for c in obs.dealt))
         bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
         order = int(self.ctab[bid if bid >= 0 else cr.tables.normal_k, 2])

@@ -110,7 +110,7 @@ class _Position(NamedTuple):
 
 
 def _position(cr: CompiledRules, obs: Observation) -> _Position:
-    index = {c: i for i, c in enumerate(cr.cards)}
+    index = cr.card_index
     pts = cr.tables.card_points
     points, tricks = [0.0] * 4, [0] * 4
     leader, trick, played = (obs.dealer + 1) % 4, [], 0
@@ -163,7 +163,7 @@ def _still_on_duty(cr: CompiledRules, contract: str, called: int, obs: Observati
         return -1
     t = cr.tables
     o = int(t.c_order[cr.contract_names.index(contract)])
-    index = {c: i for i, c in enumerate(cr.cards)}
+    index = cr.card_index
     suit = t.suit[o]
     for trick in obs.tricks:
         if trick.winner is not None and suit[index[trick.cards[0]]] == suit[called]:
@@ -175,7 +175,7 @@ def card_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
                 readings: list[Reading], seat: int) -> np.ndarray:
     """[world, legal card]: each legal card's double-dummy value to seat in each world (its
     side's payout minus the other side's, per seat)."""
-    index = {c: i for i, c in enumerate(cr.cards)}
+    index = cr.card_index
     moves = np.array([index[c] for c in obs.legal_actions], np.int64)
     pos = _position(cr, obs)
     held = hands & ~np.uint64(pos.played)
@@ -380,7 +380,7 @@ class CheatBot:
         if len(legal) == 1:
             return legal[0]
         cr = compiled(self.rules)
-        index = {c: i for i, c in enumerate(cr.cards)}
+        index = cr.card_index
         hands = np.array([[sum(1 << index[c] for c in h) for h in state.deal.hands]], np.uint64)
         obs = state.observation(self.seat)
         if state.phase == "play":

@@ -103,7 +103,7 @@ def plays_of(obs: Observation, index: dict[str, int]) -> tuple[np.ndarray, np.nd
 def constraints(cr: CompiledRules, obs: Observation, orders: list[int]) -> Constraints:
     """The constraints of obs's seat on the unseen cards, under the card orders of every contract
     the hand may be played in (a card is ruled out for a seat only if every order rules it out)."""
-    index = {c: i for i, c in enumerate(cr.cards)}
+    index = cr.card_index
     cards, seats = plays_of(obs, index)
     known = np.zeros(4, np.uint64)
     for c, s in zip(cards.tolist(), seats.tolist()):
@@ -525,7 +525,7 @@ def _consistent(cr: CompiledRules, obs: Observation, reading: Reading, row: np.n
 
 def _plays_by_card(cr: CompiledRules, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
     """(the cards played in order, the seat that played each card, -1 if none)."""
-    cards, seats = plays_of(obs, {c: i for i, c in enumerate(cr.cards)})
+    cards, seats = plays_of(obs, cr.card_index)
     who = np.full(cr.n_cards, -1, np.int64)
     who[cards] = seats
     return cards, who

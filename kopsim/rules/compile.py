@@ -15,6 +15,7 @@ contract k, CALL_BID + K + d the d-th double name. Everything the compiled core 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -54,6 +55,11 @@ class CompiledRules:
     @property
     def n_cards(self) -> int:
         return len(self.cards)
+
+    @cached_property
+    def card_index(self) -> dict[str, int]:
+        """Each card's index by name (read-only: shared by every reader)."""
+        return {c: i for i, c in enumerate(self.cards)}
 
     @property
     def arrays(self) -> dict[str, np.ndarray]:
