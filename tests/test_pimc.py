@@ -137,6 +137,36 @@ def test_an_auction_decision_is_the_same_from_a_fresh_bot():
     assert compared >= 2
 
 
+@pytest.mark.parametrize("name", ["kop-victory-cards", "kop"])
+def test_the_shared_auction_book_changes_no_decision(name, monkeypatch):
+    # the pimc seats of a process read one book of the auction's keys, carried from hand to
+    # hand while the auctions extend it; a decision is the same with a book of its own (in
+    # kop-victory-cards the first speaker changes from hand to hand)
+    import kopsim.bots.pimc as pimc
+    from kopsim.bots.sampler import AuctionBook
+
+    rules = load_ruleset(name)
+    spec = bot_spec({"name": "pimc", "samples": 8, "auction_samples": 6})
+
+    def play(hands: int) -> list[str]:
+        actions = []
+        for i in range(hands):
+            seed = hand_seed(31, i)
+            state = State(rules, Deal.from_seed(rules, seed, 0))
+            bots = [spec.make(seed, s, rules) for s in range(4)]
+            while not state.is_terminal():
+                actions.append(bots[state.current_player()].act(
+                    state.observation(state.current_player())))
+                state.apply_action(actions[-1])
+        return actions
+
+    shared = play(30)
+    monkeypatch.setattr(pimc, "auction_book",
+                        lambda rules, dealer, auction, to_speak: AuctionBook(rules, dealer,
+                                                                             auction))
+    assert play(30) == shared
+
+
 def test_worlds_solved_together_under_one_table_get_their_own_values():
     # the bot's table is shared by every world: a world must never read another's entries
     rules = load_ruleset("kop")

@@ -222,3 +222,32 @@ def test_worlds_replay_the_doubles_that_the_sides_allowed(name):
             state.apply_action(doubles[0] if doubles and rng.random() < 0.6
                                else rng.choice(legal))
     assert checked > 300
+
+
+@pytest.mark.parametrize("name", ["kop-victory-cards", "kop", pytest.param(
+    str(KNOBS / "victory-cards-kontra.toml"), id="victory-cards-kontra")])
+def test_worlds_replay_the_whole_history_at_every_decision(name):
+    # in a single round only the seats with a bid open speak (in kop-victory-cards, the holder
+    # of both black queens): a world in which another seat would have spoken, or the auction
+    # would still be going on, contradicts what the table saw, though every call said replays
+    # on it. At every decision of random hands, each world drawn replays the calls and cards and
+    # reads as its replay does
+    rules = load_ruleset(name)
+    cr = compiled(rules)
+    rng = random.Random(2)
+    checked = {"auction": 0, "play": 0}
+    for i in range(12):
+        state = State(rules, Deal.from_seed(rules, hand_seed(17, i), i % 4))
+        while not state.is_terminal():
+            obs = state.observation(state.current_player())
+            if len(obs.legal_actions) > 1:
+                worlds = draw_worlds(cr, obs, AuctionBook(rules, obs.dealer, obs.auction), 12,
+                                     decision_state(i, len(public_history(obs))), 2400)
+                for row, reading in zip(worlds.hands, worlds.readings):
+                    st = replay(rules, obs.dealer, _names(cr, row), public_history(obs))
+                    assert st is not None and st.phase == obs.phase, (obs.auction, row)
+                    assert (st.contract, st.implied_contract()) == \
+                        (reading.contract, reading.implied)
+                    checked[obs.phase] += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked["auction"] > 20 and checked["play"] > 500, checked

@@ -77,16 +77,16 @@ def auction_model(rules, params: LookaheadParams) -> AuctionModel:
     return table(rules, key, lambda: AuctionModel(rules, params))
 
 
-def auction_book(rules, dealer: int, auction) -> AuctionBook:
+def auction_book(rules, dealer: int, auction, to_speak: int | None) -> AuctionBook:
     """The readings of the auction's predicate keys, carried on from call to call. A key's
-    reading is a function of the public auction alone (the dealer and the calls), so the pimc
+    reading is a function of the public auction alone (the dealer, the calls, who is to speak
+    next), so the pimc
     seats of one process read one book: none learns anything from another's, and each reads
     in it what it would have read in its own, only sooner."""
     books = table(rules, "auction books", dict)
     book = books.get(dealer)
-    if book is None or not book.extends_to(auction):
+    if book is None or not book.extends_to(auction, to_speak):
         book = books[dealer] = AuctionBook(rules, dealer, auction)
-    book.follow(auction)
     return book
 
 
@@ -331,8 +331,8 @@ class PimcBot:
         # differ only by what the calls since rule out, and a world's first-lead values,
         # searched once, serve every call of this bot's (self.first_leads)
         state = decision_state(self.base, len(public_history(obs)) if play else 0)
-        worlds = draw_worlds(cr, obs, auction_book(self.rules, obs.dealer, obs.auction), n, state,
-                             n * self.params.max_tries)
+        book = auction_book(self.rules, obs.dealer, obs.auction, None if play else self.seat)
+        worlds = draw_worlds(cr, obs, book, n, state, n * self.params.max_tries)
         if not worlds.readings:
             return legal[0]  # nothing consistent found: should not happen; play safe and legal
         if play:

@@ -414,19 +414,29 @@ class AuctionBook:
 
     def __init__(self, rules, dealer: int, auction):
         self.rules, self.dealer, self.auction = rules, dealer, tuple(auction)
+        self.to_speak: int | None = None  # who speaks next (None: the auction is over)
+        self.speakers: dict[int, int | None] = {}  # to_speak after each auction length followed
         self.states: dict[int, tuple[State, int]] = {}  # key -> (its state, calls applied)
         self.readings: dict[int, Reading | None] = {}  # of the keys read against this auction
         # (None: the auction contradicts the key)
         self.bad_keys = np.zeros(0, np.uint64)
 
-    def extends_to(self, auction) -> bool:
-        return tuple(auction[:len(self.auction)]) == self.auction
+    def extends_to(self, auction, to_speak: int | None) -> bool:
+        """Whether the book's readings hold for this public auction, after which to_speak
+        speaks: it extends the book's, with the same seat to speak after each part of it the
+        book followed (what a key's deals contradict depends on who was to speak)."""
+        if tuple(auction[:len(self.auction)]) != self.auction:
+            return False
+        return all((auction[n][0] if n < len(auction) else to_speak) == seat
+                   for n, seat in self.speakers.items())
 
-    def follow(self, auction) -> None:
-        """Read keys against `auction` from now on (it extends the auction so far)."""
-        if len(auction) != len(self.auction):
-            self.auction = tuple(auction)
+    def follow(self, auction, to_speak: int | None) -> None:
+        """Read keys against `auction` from now on (it extends the auction so far), after which
+        `to_speak` speaks (None: the auction is over; both are public)."""
+        if len(auction) != len(self.auction) or to_speak != self.to_speak:
+            self.auction, self.to_speak = tuple(auction), to_speak
             self.readings = {}
+        self.speakers[len(self.auction)] = to_speak
 
     def knows(self, key: int) -> bool:
         return key in self.readings
@@ -441,6 +451,8 @@ class AuctionBook:
             st = _continued(st, self.auction[n:])
         else:
             st = replay(self.rules, self.dealer, hands, self.auction)
+        if st is not None and _next_speaker(st) != self.to_speak:
+            st = None  # its deals would have had another seat speak, or the auction go on
         if st is None:
             self.states.pop(key, None)
             self.bad_keys = np.sort(np.append(self.bad_keys, np.uint64(key)))
@@ -451,6 +463,10 @@ class AuctionBook:
                           tuple(st.double_seats))
         self.readings[key] = reading
         return reading
+
+
+def _next_speaker(state: State) -> int | None:
+    return state.current_player() if state.phase == "auction" else None
 
 
 def _continued(state: State, calls) -> State | None:
@@ -479,6 +495,7 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
         orders = [int(t.c_order[cr.contract_names.index(obs.bid)])]
     else:
         orders = sorted({int(t.c_order[k]) for k in t.no_bid})
+    book.follow(obs.auction, obs.seat if obs.phase == "auction" else None)
     cons = constraints(cr, obs, orders)
     # the cards played, to check the called card's duties on, if the contract may have them
     duties = (t.c_run_away[cr.contract_names.index(obs.bid)] if obs.bid is not None
