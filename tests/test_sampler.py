@@ -224,8 +224,14 @@ def test_worlds_replay_the_doubles_that_the_sides_allowed(name):
     assert checked > 300
 
 
-@pytest.mark.parametrize("name", ["kop-victory-cards", "kop", pytest.param(
-    str(KNOBS / "victory-cards-kontra.toml"), id="victory-cards-kontra")])
+def _every_ruleset():
+    from kopsim.rules.load import bundled_names
+
+    return list(bundled_names()) + [pytest.param(str(p), id=p.stem)
+                                    for p in sorted(KNOBS.glob("*.toml"))]
+
+
+@pytest.mark.parametrize("name", _every_ruleset())
 def test_worlds_replay_the_whole_history_at_every_decision(name):
     # in a single round only the seats with a bid open speak (in kop-victory-cards, the holder
     # of both black queens): a world in which another seat would have spoken, or the auction
@@ -236,12 +242,13 @@ def test_worlds_replay_the_whole_history_at_every_decision(name):
     cr = compiled(rules)
     rng = random.Random(2)
     checked = {"auction": 0, "play": 0}
-    for i in range(12):
+    hands = 12 if "victory" in name else 4
+    for i in range(hands):
         state = State(rules, Deal.from_seed(rules, hand_seed(17, i), i % 4))
         while not state.is_terminal():
             obs = state.observation(state.current_player())
             if len(obs.legal_actions) > 1:
-                worlds = draw_worlds(cr, obs, AuctionBook(rules, obs.dealer, obs.auction), 12,
+                worlds = draw_worlds(cr, obs, AuctionBook(rules, obs.dealer, obs.auction), 8,
                                      decision_state(i, len(public_history(obs))), 2400)
                 for row, reading in zip(worlds.hands, worlds.readings):
                     st = replay(rules, obs.dealer, _names(cr, row), public_history(obs))
@@ -250,4 +257,4 @@ def test_worlds_replay_the_whole_history_at_every_decision(name):
                         (reading.contract, reading.implied)
                     checked[obs.phase] += 1
             state.apply_action(rng.choice(state.legal_actions()))
-    assert checked["auction"] > 20 and checked["play"] > 500, checked
+    assert checked["auction"] > 5 and checked["play"] > 150, checked
