@@ -5,6 +5,7 @@ seed and observation."""
 import itertools
 import random
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -187,7 +188,20 @@ def test_worlds_are_consistent_when_the_contract_may_be_played_in_either_of_two_
     assert checked >= 5
 
 
-KNOBS = __import__("pathlib").Path(__file__).resolve().parent / "data" / "knobs"
+KNOBS = Path(__file__).resolve().parent / "data" / "knobs"
+
+
+def _worlds_replayed(cr, obs, n: int, state) -> int:
+    """Draws n worlds for obs and asserts that each replays the whole public history, in obs's
+    phase, and reads as its own replay does; returns how many were drawn."""
+    worlds = draw_worlds(cr, obs, AuctionBook(cr.rules, obs.dealer, obs.auction), n, state,
+                         100 * n)
+    for row, reading in zip(worlds.hands, worlds.readings):
+        st = replay(cr.rules, obs.dealer, _names(cr, row), public_history(obs))
+        assert st is not None and st.phase == obs.phase, (public_history(obs), _names(cr, row))
+        assert (st.contract, st.declarer, st.implied_contract()) == \
+            (reading.contract, reading.declarer, reading.implied)
+    return len(worlds.readings)
 
 
 @pytest.mark.parametrize("name", ["schafkopf-kurz"] + [
@@ -205,18 +219,9 @@ def test_worlds_replay_the_doubles_that_the_sides_allowed(name):
     for i in range(25):
         state = State(rules, Deal.from_seed(rules, hand_seed(13, i), i % 4))
         while state.phase == "auction":
-            seat = state.current_player()
-            obs = state.observation(seat)
+            obs = state.observation(state.current_player())
             if state.double_seats and len(obs.legal_actions) > 1:
-                book = AuctionBook(rules, obs.dealer, obs.auction)
-                worlds = draw_worlds(cr, obs, book, 30, decision_state(i, len(obs.auction)),
-                                     3000)
-                for row, reading in zip(worlds.hands, worlds.readings):
-                    st = replay(rules, obs.dealer, _names(cr, row), public_history(obs))
-                    assert st is not None, (obs.auction, _names(cr, row))
-                    assert (st.contract, st.declarer, st.implied_contract()) == \
-                        (reading.contract, reading.declarer, reading.implied)
-                    checked += 1
+                checked += _worlds_replayed(cr, obs, 30, decision_state(i, len(obs.auction)))
             legal = state.legal_actions()
             doubles = [a for a in legal if a in rules.doubling.names]
             state.apply_action(doubles[0] if doubles and rng.random() < 0.6
@@ -242,19 +247,12 @@ def test_worlds_replay_the_whole_history_at_every_decision(name):
     cr = compiled(rules)
     rng = random.Random(2)
     checked = {"auction": 0, "play": 0}
-    hands = 12 if "victory" in name else 4
-    for i in range(hands):
+    for i in range(12 if "victory" in name else 4):
         state = State(rules, Deal.from_seed(rules, hand_seed(17, i), i % 4))
         while not state.is_terminal():
             obs = state.observation(state.current_player())
             if len(obs.legal_actions) > 1:
-                worlds = draw_worlds(cr, obs, AuctionBook(rules, obs.dealer, obs.auction), 8,
-                                     decision_state(i, len(public_history(obs))), 2400)
-                for row, reading in zip(worlds.hands, worlds.readings):
-                    st = replay(rules, obs.dealer, _names(cr, row), public_history(obs))
-                    assert st is not None and st.phase == obs.phase, (obs.auction, row)
-                    assert (st.contract, st.implied_contract()) == \
-                        (reading.contract, reading.implied)
-                    checked[obs.phase] += 1
+                checked[obs.phase] += _worlds_replayed(
+                    cr, obs, 8, decision_state(i, len(public_history(obs))))
             state.apply_action(rng.choice(state.legal_actions()))
     assert checked["auction"] > 5 and checked["play"] > 150, checked
