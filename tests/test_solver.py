@@ -301,3 +301,27 @@ def test_canonical_doubles_price_the_hand_as_the_doubles_said(name):
                 assert (a.ptab == b.ptab).all() and (a.tparams == b.tparams).all(), doubles
                 merged += stand_in != doubles
     assert merged > 1000
+
+
+def test_equal_cards_are_tried_once():
+    # kop's queens are trumps of 3 points each, in a row (QC QS QH QD): two of them in one hand
+    # are one choice while no queen between them is still held, nor winning the trick
+    cr = compile_rules(load_ruleset("kop"))
+    k = cr.contract_names.index("normal")
+    t = solver._tables(cr, k)
+    i = cr.card_index
+    mask = lambda *cs: sum(1 << i[c] for c in cs)  # noqa: E731
+
+    def distinct(hand, out, wcard=None):
+        import numpy as np
+        pos = 0 if wcard is None else 1
+        kept = solver._distinct(np.uint64(hand), np.uint64(out | hand),
+                                i[wcard] if wcard else 0, pos, t.suit, t.suit_mask, t.beat,
+                                t.cpts, -1)
+        return sorted(c for c in cr.cards if (int(kept) >> i[c]) & 1)
+
+    hand = mask("QC", "QH", "AC")
+    assert distinct(hand, mask("JC", "10C")) == ["AC", "QC"]  # QS and its match gone
+    assert len(distinct(hand, mask("QS"))) == 3  # QS still out, between them
+    assert len(distinct(hand, 0, wcard="QS")) == 3  # QS wins the trick: one beats it
+    assert len(distinct(mask("QC", "JC"), 0)) == 2  # 3 points and 2: not equal

@@ -330,16 +330,48 @@ def _order_moves(d, allowed, pos, partner_wins, bw, cpts, strength, s_mv, s_key)
 
 
 @njit(cache=True, inline='always')
-def _open_moves(d, hand, s_i, s_f, old_mask, suit_mask, beat, play_rule, cpts, strength, s_mv,
-                s_key):
-    """Ready node d (whose seat holds `hand`) to try its legal cards, best first."""
+def _distinct(allowed, out, wcard, pos, suit, suit_mask, beat, cpts, duty):
+    """The allowed cards less those equal to one kept: of one suit group, as many points, and no
+    card between them still out (out: every card held) or winning the trick. Playing one or the
+    other then takes the same tricks and points, now and later, and leaves the same choices:
+    the cards left differ only in which of two equals is kept. The called card's suit keeps all
+    its cards while its duties hold (which card runs away matters there)."""
+    live = out | ((ONE << np.uint64(wcard)) if pos > 0 else ZERO)
+    kept = ZERO
+    m = allowed
+    while m:
+        lb = m & (~m + ONE)
+        c = popcount(lb - ONE)
+        m ^= lb
+        g = suit[c]
+        same = ZERO
+        if g != duty:
+            k = kept & suit_mask[g]
+            while k:
+                kb = k & (~k + ONE)
+                e = popcount(kb - ONE)
+                k ^= kb
+                if cpts[e] != cpts[c]:
+                    continue
+                lo, hi = (c, e) if (beat[g, c] & kb) else (e, c)
+                between = beat[g, lo] & ~beat[g, hi] & suit_mask[g] & ~(ONE << np.uint64(hi))
+                if not between & live:
+                    same = kb
+                    break
+        if not same:
+            kept |= lb
+    return kept
+
+
+@njit(cache=True, inline='always')
+def _open_moves(d, allowed, bw, s_i, s_f, old_mask, cpts, strength, s_mv, s_key):
+    """Ready node d to try its allowed cards (bw: those beating the trick's winner), best
+    first."""
     s_f[d, F_A0] = s_f[d, F_ALPHA]
     s_f[d, F_B0] = s_f[d, F_BETA]
     pos = s_i[d, I_POS]
     is_max = (old_mask >> s_i[d, I_SEAT]) & 1
     s_i[d, I_MAX] = is_max
-    allowed, bw = _legal(hand, pos, s_i[d, I_LED], s_i[d, I_WCARD], s_i[d, I_DUTY], suit_mask,
-                         beat, play_rule)
     partner_wins = pos > 0 and ((old_mask >> s_i[d, I_WSEAT]) & 1) == is_max
     s_i[d, I_NM] = _order_moves(d, allowed, pos, partner_wins, bw, cpts, strength, s_mv, s_key)
     s_i[d, I_MI] = 0
@@ -504,8 +536,14 @@ def _search(root_i, root_f, root_rem, alpha0, beta0, hands, old_mask, tables, tt
                         continue
                     s_f[d, F_ALPHA] = alpha
                     s_f[d, F_BETA] = beta
-            _open_moves(d, _held(held, s_i[d, I_SEAT], rem), s_i, s_f, old_mask, suit_mask,
-                        beat, play_rule, cpts, strength, s_mv, s_key)
+            # one of each set of equal cards (`_distinct`); every legal card at the root of a
+            # search for move values is tried by its caller
+            pos = s_i[d, I_POS]
+            allowed, bw = _legal(_held(held, s_i[d, I_SEAT], rem), pos, s_i[d, I_LED],
+                                 s_i[d, I_WCARD], s_i[d, I_DUTY], suit_mask, beat, play_rule)
+            allowed = _distinct(allowed, rem, s_i[d, I_WCARD], pos, suit, suit_mask, beat, cpts,
+                                s_i[d, I_DUTY])
+            _open_moves(d, allowed, bw, s_i, s_f, old_mask, cpts, strength, s_mv, s_key)
             mode = NEXT_MOVE
         elif mode == NEXT_MOVE:
             mi = s_i[d, I_MI]
