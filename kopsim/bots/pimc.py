@@ -80,9 +80,8 @@ def auction_model(rules, params: LookaheadParams) -> AuctionModel:
 def auction_book(rules, dealer: int, auction, to_speak: int | None) -> AuctionBook:
     """The readings of the auction's predicate keys, carried on from call to call. A key's
     reading is a function of the public auction alone (the dealer, the calls, who is to speak
-    next), so the pimc
-    seats of one process read one book: none learns anything from another's, and each reads
-    in it what it would have read in its own, only sooner."""
+    next), so the pimc seats of one process read one book: none learns anything from another's,
+    and each reads in it what it would have read in its own, only sooner."""
     books = table(rules, "auction books", dict)
     book = books.get(dealer)
     if book is None or not book.extends_to(auction, to_speak):

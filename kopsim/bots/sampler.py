@@ -531,9 +531,10 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
 
 def _consistent(cr: CompiledRules, obs: Observation, reading: Reading, row: np.ndarray,
                 history, plays) -> bool:
-    """What the predicate key leaves open: under several card orders the play rules out cards
-    exactly under none, so the deal replays the history (if given); and the called card's
-    duties were kept in the cards played (if plays are given)."""
+    """What the predicate key leaves open: the constraints rule cards out exactly under one
+    card order only, so under several (the contract not yet known) the deal must replay the
+    history (if given); and the called card's duties were kept in the cards played (if plays
+    are given)."""
     if history is not None and replay(cr.rules, obs.dealer, card_names(cr, row),
                                       history) is None:
         return False
