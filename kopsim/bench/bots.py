@@ -46,7 +46,7 @@ def solver_full_positions(ruleset: str = "kop", positions: int = 2000, seed: int
             "max_ms": round(1000 * max(times), 3)}
 
 
-def pimc_card_decisions(ruleset: str = "kop", hands: int = 60, seed: int = 1,
+def pimc_card_decisions(ruleset: str = "kop", hands: int = 200, seed: int = 1,
                         samples: int | None = None) -> dict:
     """Four pimc seats through the reference engine: hands per second (everything included),
     and the time of pimc's decisions with a real choice (two or more legal actions), card
