@@ -505,7 +505,8 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
     ways = np.zeros((cons.free.shape[0] + 1, cons.need[a] + 1, cons.need[b] + 1), np.float64)
     count_completions(cons.free, cons.allowed, cons.others, cons.need, ways)
     preds = predicates(cr)
-    history = public_history(obs)
+    # the play to replay a deal on, where the constraints cannot tell (the key reads the calls)
+    history = public_history(obs) if len(orders) > 1 and obs.tricks else None
     kept_hands, readings = [], []
     hands = np.zeros((n, 4), np.uint64)
     keys = np.zeros(n, np.uint64)
@@ -520,9 +521,9 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
             if not book.knows(key):
                 book.read(key, card_names(cr, hands[w]))
         kept = [w for w, key in enumerate(drawn) if book.readings.get(key) is not None]
-        if len(orders) > 1 or plays is not None:
+        if history is not None or plays is not None:
             kept = [w for w in kept if _consistent(cr, obs, book.readings[drawn[w]], hands[w],
-                                                   history if len(orders) > 1 else None, plays)]
+                                                   history, plays)]
         kept_hands.append(hands[kept])
         readings += [book.readings[drawn[w]] for w in kept]
     out = np.concatenate(kept_hands) if kept_hands else np.zeros((0, 4), np.uint64)
