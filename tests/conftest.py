@@ -1,26 +1,53 @@
 import os
 import tempfile
+from pathlib import Path
 
 import pytest
 
+# pytest-xdist's workers of one run (`pytest -n 2`) share the folders below, named by the run's
+# id, so that what one worker learnt or compiled the other reads instead of doing it again
+XDIST_RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+XDIST_VARIABLES = ("PYTEST_XDIST_TESTRUNUID", "PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT")
+
+
+def _folder_of_this_run(prefix: str) -> str:
+    if XDIST_RUN is None:
+        return tempfile.mkdtemp(prefix=prefix)
+    folder = Path(tempfile.gettempdir()) / f"{prefix}{XDIST_RUN}"
+    folder.mkdir(exist_ok=True)  # calibrate._save writes atomically: workers may share it
+    return str(folder)
+
+
 # the ev bot's calibrations go to a cache of this test session, never the user's
-os.environ["KOPSIM_CACHE"] = tempfile.mkdtemp(prefix="kopsim-test-cache-")
+os.environ["KOPSIM_CACHE"] = _folder_of_this_run("kopsim-test-cache-")
 
 from kopsim.rules.load import bundled_names, load_ruleset
 
 BUNDLED = bundled_names()
 
 
+def pytest_collection_modifyitems(items):
+    """The bounds-checked tests first: the child pytest of test_boundscheck is the longest test
+    (it compiles the kernel afresh with the checks), and under `-n 2` it then runs beside the
+    rest, on the worker that starts with the front of the collection."""
+    items.sort(key=lambda item: "boundscheck_env" not in getattr(item, "fixturenames", ()))
+
+
 @pytest.fixture(scope="session")
 def boundscheck_env(tmp_path_factory):
     """The environment of a child process compiled with numba's bounds checks. Its own numba
     cache folder (numba's cache does not tell bounds-checked builds apart from the others),
-    shared by every such child of the session, so that the kernel compiles checked once; in a
-    session that is itself bounds-checked, that session's folder."""
+    shared by every such child of the session (and of every xdist worker of the run), so that
+    the kernel compiles checked once; in a session that is itself bounds-checked, that
+    session's folder. A child pytest is a session of its own, not an xdist worker: it gets its
+    own ev calibrations, learnt under the bounds checks too."""
     if os.environ.get("NUMBA_BOUNDSCHECK") == "1" and "NUMBA_CACHE_DIR" in os.environ:
         return dict(os.environ)
-    folder = tmp_path_factory.mktemp("numba-boundscheck")
-    return dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(folder))
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if XDIST_RUN else base) / "numba-boundscheck"
+    folder.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k not in XDIST_VARIABLES}
+    return dict(env, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(folder))
 
 
 @pytest.fixture(scope="session")

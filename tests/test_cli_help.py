@@ -63,6 +63,7 @@ BAD = [
     (["bench", "kop", "--reference-hands", "0"], "--reference-hands"),
     (["bench", "kop", "--heuristic-hands", "-1"], "--heuristic-hands"),
     (["bench", "kop", "--jobs", "1,0"], "--jobs"),
+    (["bench", "kop", "--ev-deals", "999"], "--ev-deals"),  # the ev bot's least
     (["duel", "kop", "--a", "random", "--b", "random", "--jobs", "0"], "--jobs"),
     (["duel", "kop", "--a", "random", "--b", "random", "--deals", "1"], "--deals"),
     (["duel", "kop", "--a", "random", "--b", "random", "--seed", "-3"], "--seed"),

@@ -408,9 +408,23 @@ def test_shipped_experiments_are_valid():
     assert kv.variants[3].session == "series"
 
 
+def _quickstart_with_small_ev_tables(folder: Path) -> Path:
+    """The shipped quickstart, its ev bots calibrated on 2,000 deals instead of 100,000 a round
+    for each of its three rulesets (a minute of the suite; the file as shipped is validated by
+    test_shipped_experiments_are_valid, and played with heuristic bots by test_golden_play)."""
+    text = (ROOT / "experiments" / "quickstart.toml").read_text(encoding="utf-8")
+    bots = next(line for line in text.splitlines() if line.startswith("bots = "))
+    assert '"ev"' in bots
+    small = bots.replace('"ev"', '{ name = "ev", deals = 2000, rounds = 2 }')
+    path = folder / "quickstart.toml"
+    path.write_text(text.replace(bots, small), encoding="utf-8")
+    return path
+
+
 def test_quickstart_at_the_command_line(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    rc = main(["run", str(ROOT / "experiments" / "quickstart.toml"), "--deals", "3000",
+    quickstart = _quickstart_with_small_ev_tables(tmp_path)
+    rc = main(["run", str(quickstart), "--deals", "3000",
                "--seed", "9", "--jobs", "1", "--no-progress"])
     assert rc == 0
     out = tmp_path / "results" / "quickstart-deals3000-seed9"
@@ -420,7 +434,7 @@ def test_quickstart_at_the_command_line(tmp_path, capsys, monkeypatch):
     assert sorted(p.name for p in (out / "hands").iterdir()) == ["baska", "kop", "kop-sportowy"]
     assert "9,000 deals played" in capsys.readouterr().out
     # the same command again: nothing left to play
-    assert main(["run", str(ROOT / "experiments" / "quickstart.toml"), "--deals", "3000",
+    assert main(["run", str(quickstart), "--deals", "3000",
                  "--seed", "9", "--jobs", "1", "--no-progress"]) == 0
     assert "already finished" in capsys.readouterr().out
 

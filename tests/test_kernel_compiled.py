@@ -4,11 +4,14 @@ They are compiled by `kopsim.engine.jit.kernel_jit`, without numba's reference c
 otherwise cost two atomic instructions per array per helper call (the heuristic line-up ran 60%
 slower with them). Only the machine code shows a count that creeps back, not any value."""
 
+import numba
 import numpy as np
+import pytest
 from numba import njit
 
 from kopsim import load_ruleset
 from kopsim.bots import bot_spec, endgame, ev, heuristic
+from kopsim.bots.calibrate import prepare
 from kopsim.engine import kernel, loop, steps
 from kopsim.rules.cache import compiled
 
@@ -37,3 +40,21 @@ def test_the_kernel_machine_code_holds_no_reference_count_and_plays_the_same():
     assert "_play_batch" in body and "NRT_incref" not in body and "NRT_decref" not in body
     again = kernel.play_batch(cr, seeds, dealers, bots=[bot_spec("heuristic")])
     assert (again.cards == played.cards).all() and (again.payouts == played.payouts).all()
+
+
+@pytest.mark.parametrize("kernel_name, bot", [("_play_batch", "heuristic"),
+                                              ("_play_batch_ev", {"name": "ev", "deals": 2000,
+                                                                  "rounds": 1})])
+def test_every_form_of_seat_bot_calls_the_same_kernel_build(monkeypatch, kernel_name, bot):
+    """numba builds a kernel per argument type, and a read-only array is a type of its own: a
+    seat_bot broadcast from one row once made a second 40-second build of each kernel."""
+    cr = compiled(load_ruleset("kop"))
+    seeds = np.arange(8, dtype=np.int64)
+    pair = [bot_spec(bot), bot_spec("random")]
+    prepare(cr, pair)  # the ev table learnt beforehand: its calibration plays in the kernel too
+    types = []
+    monkeypatch.setattr(kernel, kernel_name, lambda *args: types.append(numba.typeof(args)))
+    kernel.play_batch(cr, seeds, seeds % 4, bots=pair[:1])  # broadcast: read-only
+    kernel.play_batch(cr, seeds, seeds % 4, bots=pair * 2)  # bot s in seat s, tiled
+    kernel.play_batch(cr, seeds, seeds % 4, bots=pair, seat_bot=np.array([0, 1, 0, 1]))  # copied
+    assert len(types) == 3 and types[0] == types[1] == types[2]

@@ -175,3 +175,14 @@ TESTS = sorted(p for p in (ROOT / "tests").glob("**/*.py") if p.resolve() != THI
 @pytest.mark.parametrize("path", TESTS, ids=lambda p: p.name)
 def test_no_test_opens_a_path_relative_to_the_working_directory(path):
     assert not cwd_relative_paths(path.read_text(encoding="utf-8"))
+
+
+def test_ci_runs_the_readme_test_command():
+    """.ci/run's copy of the README's test command is the README's, pytest's options and all."""
+    command = "pip install -q -e '.[test]' && python -m pytest"
+    found = []
+    for path in (ROOT / "README.md", ROOT / ".ci" / "run"):
+        lines = [x for x in path.read_text(encoding="utf-8").splitlines() if command in x]
+        assert len(lines) == 1, path
+        found.append(lines[0][lines[0].index(command):])
+    assert found[0] == found[1]

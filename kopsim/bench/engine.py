@@ -24,7 +24,16 @@ def _peak_rss_mb() -> float:
     return kb / 1024 if sys.platform != "darwin" else kb / 2**20
 
 
-def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = "random") -> dict:
+def lineup_bot(lineup: str, ev_deals: int | None = None) -> dict:
+    """The bot of a line-up of four alike: the ev bot calibrated on `ev_deals` deals a round
+    where given (its table's size does not change the kernel timed, only how long it learns)."""
+    if lineup == "ev" and ev_deals:
+        return {"name": "ev", "deals": ev_deals}
+    return {"name": lineup}
+
+
+def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = "random",
+            ev_deals: int | None = None) -> dict:
     from ..rules.load import load_ruleset
 
     rules = load_ruleset(ruleset)
@@ -35,7 +44,7 @@ def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = 
         from ..engine.layout import hand_seeds
 
         cr = compile_rules(rules)
-        bots = [bot_spec(lineup)]
+        bots = [bot_spec(lineup_bot(lineup, ev_deals))]
         play_batch(cr, hand_seeds(seed, 0, 8), np.arange(8) % 4, bots=bots)  # compile / cache
         chunk = 65536
         t0 = time.perf_counter()
@@ -66,8 +75,9 @@ def _fresh(*argv: str) -> dict:
 
 
 def run_bench(rulesets: list[str], batch_hands: int, reference_hands: int,
-              heuristic_hands: int | None = None) -> list[dict]:
-    """Batch kernel (random, then four heuristic bots) and reference engine, per ruleset."""
+              heuristic_hands: int | None = None, ev_deals: int | None = None) -> list[dict]:
+    """Batch kernel (random, then four heuristic bots, then four ev bots) and reference engine,
+    per ruleset; the ev bots calibrated on `ev_deals` deals a round where given."""
     from ..engine.kernel import _play_batch
     from ..terminal import compile_notice, progress_bar
 
@@ -75,8 +85,10 @@ def run_bench(rulesets: list[str], batch_hands: int, reference_hands: int,
     compile_notice(_play_batch)  # the first measurement's process compiles, in silence
     kinds = (("batch", batch_hands, "random"), ("batch", heuristic_hands, "heuristic"),
              ("batch", heuristic_hands, "ev"), ("reference", reference_hands, "random"))
-    _calibrate_ev(rulesets)
-    runs = [(r, engine, str(hands), lineup) for r in rulesets for engine, hands, lineup in kinds]
+    _calibrate_ev(rulesets, ev_deals)
+    ev = [str(ev_deals)] if ev_deals else []
+    runs = [(r, engine, str(hands), lineup, *(ev if lineup == "ev" else []))
+            for r in rulesets for engine, hands, lineup in kinds]
     out = []
     with progress_bar(len(runs), "bench", unit=" measurements") as bar:
         for run in runs:
@@ -85,7 +97,7 @@ def run_bench(rulesets: list[str], batch_hands: int, reference_hands: int,
     return out
 
 
-def _calibrate_ev(rulesets: list[str]) -> None:
+def _calibrate_ev(rulesets: list[str], ev_deals: int | None) -> None:
     """The ev line-up's tables, learnt before any timing (a measurement reads them cached)."""
     from ..bots import bot_spec
     from ..bots.calibrate import prepare
@@ -94,8 +106,8 @@ def _calibrate_ev(rulesets: list[str]) -> None:
     from ..rules.load import load_ruleset
 
     for r in rulesets:
-        prepare(compiled(load_ruleset(r)), [bot_spec("ev")], default_jobs(),
-                lambda m: print(m, file=sys.stderr))
+        prepare(compiled(load_ruleset(r)), [bot_spec(lineup_bot("ev", ev_deals))],
+                default_jobs(), lambda m: print(m, file=sys.stderr))
 
 
 def bots_bench(ruleset: str = "kop") -> list[dict]:
@@ -164,5 +176,7 @@ if __name__ == "__main__":
         row["peak_rss_mb"] = round(_peak_rss_mb(), 1)
         print(json.dumps(row))
     else:
-        row = measure(sys.argv[1], sys.argv[2], int(sys.argv[3]), lineup=sys.argv[4])
+        ev_deals = int(sys.argv[5]) if len(sys.argv) > 5 else None
+        row = measure(sys.argv[1], sys.argv[2], int(sys.argv[3]), lineup=sys.argv[4],
+                      ev_deals=ev_deals)
         print(json.dumps(row))

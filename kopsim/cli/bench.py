@@ -15,6 +15,10 @@ def add_parser(sub) -> None:
     b.add_argument("--reference-hands", type=cliargs.count(), default=5_000)
     b.add_argument("--heuristic-hands", type=cliargs.count(), default=None,
                    help="hands for four heuristic bots in the batch kernel (default: hands / 4)")
+    b.add_argument("--ev-deals", type=cliargs.bounded_int(1_000, 10_000_000, "a number of deals"),
+                   default=None, help="deals per round of the ev line-up's calibration "
+                                      "(default: the ev bot's own, 100,000; fewer is quicker "
+                                      "to learn, and times the same kernel)")
     b.add_argument("--bots", action="store_true",
                    help="also the solver's and pimc's decision times (medians)")
     b.add_argument("--jobs", type=cliargs.jobs_list, default=None, metavar="N,N",
@@ -34,7 +38,8 @@ def run(args) -> int:
     names = args.rulesets or bundled_names()
     for name in names:  # a misspelt name is a located error here, not a failed subprocess
         load_ruleset(name)
-    results = run_bench(names, args.hands, args.reference_hands, args.heuristic_hands)
+    results = run_bench(names, args.hands, args.reference_hands, args.heuristic_hands,
+                        args.ev_deals)
     bots = bots_bench(names[0] if args.rulesets else "kop") if args.bots else []
     runs = []
     if args.jobs:

@@ -115,6 +115,9 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     hs = nc // 4
     bots = bots or [bot_spec("random")]
     bot_kind, bot_params, seat_bot = kernel_lineup(bots, seat_bot, n)
+    # numba types a read-only array apart from a writable one: without this a broadcast seat_bot
+    # (read-only) and a copied one (writable) made a second build of each kernel, 40 s apiece
+    seat_bot = np.require(seat_bot, requirements="W")
     ev_values, ev_binom, ev_edges = ev_tables(cr, bots, bot_params, ev_table)
     explore = _explore_rows(cr, explore, n)
     given = _given_deals(given, n, nc)
