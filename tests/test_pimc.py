@@ -73,6 +73,30 @@ def test_first_lead_payouts_agree_with_a_scored_best_line(name):
     assert known  # first-lead values were kept
 
 
+def test_a_punished_call_is_priced_with_the_other_sides_double_where_it_fails():
+    # `punished`: where the seat's side loses, the other side doubles once more if that costs
+    # the seat more; a won contract keeps its price
+    rules = load_ruleset("kop")
+    cr = compiled(rules)
+    deals = [Deal.from_seed(rules, hand_seed(6, i), 3) for i in range(24)]
+    hands = np.array([_masks(cr, d.hands) for d in deals], np.uint64)
+    seat = 0
+    lost = 0
+    for contract, declarer in (("zolo", 0), ("normal", None), ("zolo", 2)):
+        plain = contract_payouts(cr, contract, declarer, [], hands, 0, seat)
+        punished = contract_payouts(cr, contract, declarer, [], hands, 0, seat, punished=True)
+        for w, deal in enumerate(deals):
+            if plain[w] >= 0:
+                assert punished[w] == plain[w]
+                continue
+            old = old_side_of(rules, deal, contract, declarer)
+            other = next(s for s in range(4) if (s in old) != (seat in old))
+            doubled = contract_payouts(cr, contract, declarer, [other], hands[w:w + 1], 0, seat)
+            assert punished[w] == min(plain[w], doubled[0])  # (a tie's double may help seat)
+            lost += punished[w] < plain[w]
+    assert lost >= 10
+
+
 def test_doubles_that_scale_every_price_share_one_search():
     cr = compiled(load_ruleset("kop"))
     k = cr.contract_names.index("normal")

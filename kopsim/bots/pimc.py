@@ -50,6 +50,8 @@ class PimcParams(BaseModel):
     lookahead: bool = Field(False, description="value a call by the rest of the auction as "
                                                "the ev bot's policy plays it, not as if all pass")
     model: LookaheadParams = Field(LookaheadParams(), description="that policy's self-play")
+    punished: bool = Field(False, description="price a call as if the other side then "
+                                              "doubled whatever fails (once more, if it may)")
     sound_bids: bool = Field(True, description="never bid a contract that loses in most "
                                                "samples while another call is open")
     inference: float = Field(0.0, ge=0.0, le=1e6,
@@ -203,7 +205,7 @@ def _group(readings: list[Reading], term=lambda r: (r.contract, r.declarer, r.do
 
 def call_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
                 readings: list[Reading], seat: int, known: dict | None = None,
-                model: AuctionModel | None = None) -> np.ndarray:
+                model: AuctionModel | None = None, punished: bool = False) -> np.ndarray:
     """[world, legal call]: seat's payout in each world if the auction ended after the call
     (or, with a model, went on as the model plays it) and the contract were played
     double-dummy from the first lead (known: the payouts and first-lead values already
@@ -235,7 +237,8 @@ def call_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
         # a cell's payout in a deal, once found, serves every later call of the hand
         new = sorted({w for w, _ in where if (cell, deals[w]) not in known})
         if new:
-            payouts = contract_payouts(cr, *cell, hands[new], (obs.dealer + 1) % 4, seat, known)
+            payouts = contract_payouts(cr, *cell, hands[new], (obs.dealer + 1) % 4, seat, known,
+                                       punished)
             known.update(((cell, deals[w]), p) for w, p in zip(new, payouts.tolist()))
         for w, j in where:
             out[w, j] = known[(cell, deals[w])]
@@ -243,10 +246,12 @@ def call_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
 
 
 def contract_payouts(cr: CompiledRules, contract: str, declarer, doubles, hands: np.ndarray,
-                     forehand: int, seat: int, known: dict | None = None) -> np.ndarray:
+                     forehand: int, seat: int, known: dict | None = None,
+                     punished: bool = False) -> np.ndarray:
     """Seat's payout in each deal hands[w] when the contract is played double-dummy from the
     first lead (declared by declarer, under these doubles). known: first-lead values already
-    searched, by (search key, deal), read and extended."""
+    searched, by (search key, deal), read and extended. punished: where the seat's side loses,
+    the other side doubles once more if it may (as a seat seeing every card would)."""
     rules = cr.rules
     known = {} if known is None else known
     out = np.zeros(hands.shape[0], np.float64)
@@ -270,7 +275,28 @@ def contract_payouts(cr: CompiledRules, contract: str, declarer, doubles, hands:
             for w in new.tolist():
                 known[(lead.search, hands[w].tobytes())] = float(values[w])
         out[rows] = [lead.pay[known[key]] for key in keys]
+        if punished:
+            _punish(cr, contract, declarer, doubles, old, hands, rows, forehand, seat, known, out)
     return out
+
+
+def _punish(cr: CompiledRules, contract: str, declarer, doubles, old: int, hands, rows,
+            forehand: int, seat: int, known: dict, out: np.ndarray) -> None:
+    """out[rows]: where negative, priced with one more double by the other side than seat's
+    (old: the deals' old side), where the rules let it say one and it costs seat more."""
+    k = cr.contract_names.index(contract)
+    t = cr.tables
+    mine = old if (old >> seat) & 1 else (~old & 15)
+    other = next((s for s in range(4) if not (mine >> s) & 1), None)
+    if other is None or len(doubles) >= int(t.c_max_doubles[k]):
+        return
+    if not doubles and t.c_first_double_young[k] and (old >> other) & 1:
+        return
+    losing = rows[out[rows] < 0]
+    if losing.shape[0]:  # (a double that would turn a tie round is not said)
+        out[losing] = np.minimum(out[losing], contract_payouts(
+            cr, contract, declarer, list(doubles) + [other], hands[losing], forehand, seat,
+            known))
 
 
 def two_sided(rules) -> str | None:
@@ -340,7 +366,7 @@ class PimcBot:
             model = (auction_model(self.rules, self.params.model) if self.params.lookahead
                      else None)
             values = call_values(cr, obs, worlds.hands, worlds.readings, self.seat,
-                                 self.first_leads, model)
+                                 self.first_leads, model, self.params.punished)
             values = self._weighed(cr, obs, worlds.hands, values)
             return _best_call(self.rules, legal, values, self.params.sound_bids)
         return _best(legal, self._weighed(cr, obs, worlds.hands, values).sum(axis=0))
