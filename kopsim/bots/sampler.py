@@ -414,7 +414,6 @@ class AuctionBook:
 
     def __init__(self, rules, dealer: int, auction):
         self.rules, self.dealer, self.auction = rules, dealer, tuple(auction)
-        self.to_speak: int | None = None  # who speaks next (None: the auction is over)
         self.speakers: dict[int, int | None] = {}  # to_speak after each auction length followed
         self.states: dict[int, tuple[State, int]] = {}  # key -> (its state, calls applied)
         self.readings: dict[int, Reading | None] = {}  # of the keys read against this auction
@@ -434,9 +433,14 @@ class AuctionBook:
         """Read keys against `auction` from now on (it extends the auction so far), after which
         `to_speak` speaks (None: the auction is over; both are public)."""
         if len(auction) != len(self.auction) or to_speak != self.to_speak:
-            self.auction, self.to_speak = tuple(auction), to_speak
+            self.auction = tuple(auction)
             self.readings = {}
         self.speakers[len(self.auction)] = to_speak
+
+    @property
+    def to_speak(self) -> int | None:
+        """Who speaks after the auction followed (None: it is over, or none followed yet)."""
+        return self.speakers.get(len(self.auction))
 
     def knows(self, key: int) -> bool:
         return key in self.readings
