@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..engine.codes import TEAM_ALONE
 from ..engine.reference import Observation, State
 from ..engine.rng import Stream
 from ..engine.scoring import score
@@ -145,16 +146,20 @@ def _deals_alike(cr: CompiledRules, dt, contract: str, declarer, hands: np.ndarr
     added, called card, the group's rows) for each (see `deal_terms`; dt: its DealTables)."""
     k = cr.contract_names.index(contract)
     n = rows.shape[0]
-    olds = np.zeros(n, np.int64)
     decl = -1 if declarer is None else int(declarer)
+    t = cr.tables
+    if (decl >= 0 and t.c_team[k] == TEAM_ALONE and not t.c_lauf_from[k]
+            and not t.c_run_away[k]):  # a declarer alone: the deals fix nothing
+        return [(1 << decl, 0.0, -1, rows)] if n else []
+    olds = np.zeros(n, np.int64)
     called, added = np.zeros(n, np.int64), np.zeros(n, np.float64)
     deal_terms(dt, k, decl, hands[rows], olds, added, called)
+    if n and (olds == olds[0]).all() and (added == added[0]).all() and (called == called[0]).all():
+        # the usual case: one old side (a bid, or the same holders)
+        return [(int(olds[0]), float(added[0]), int(called[0]), rows)]
     groups: dict[tuple, list[int]] = {}
     for i, term in enumerate(zip(olds.tolist(), added.tolist(), called.tolist())):
         groups.setdefault(term, []).append(i)
-    if len(groups) == 1:  # the usual case: one old side (a bid, or the same holders)
-        (old, add, call), = groups
-        return [(old, add, call, rows)]
     return [(old, add, call, rows[i]) for (old, add, call), i in sorted(groups.items())]
 
 

@@ -120,11 +120,13 @@ def constraints(cr: CompiledRules, obs: Observation, orders: list[int]) -> Const
     need = np.array([0 if s == obs.seat else per_seat - bin(int(known[s])).count("1")
                      for s in range(4)], np.int64)
     allowed = np.zeros(4, np.uint64)
-    t = cr.tables
     p = cr.rules.play
-    for o in orders:
-        _add_allowed(cards, seats, np.uint64(free_mask), _order_arrays(cr, o), p.follow_suit,
-                     p.trump_when_void, p.must_beat, allowed)
+    if cards.shape[0] < 2:  # nobody has followed a card yet: nothing is ruled out
+        allowed[:] = np.uint64(free_mask)
+    else:
+        for o in orders:
+            _add_allowed(cards, seats, np.uint64(free_mask), _order_arrays(cr, o),
+                         p.follow_suit, p.trump_when_void, p.must_beat, allowed)
     allowed[obs.seat] = ZERO
     others = np.array([s for s in range(4) if s != obs.seat], np.int64)
     free = np.array([c for c in range(cr.n_cards) if (free_mask >> c) & 1], np.int64)
@@ -500,14 +502,11 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
     else:
         orders = sorted({int(t.c_order[k]) for k in t.no_bid})
     book.follow(obs.auction, obs.seat if obs.phase == "auction" else None)
-    cons = constraints(cr, obs, orders)
+    cons, ways = _constraints_and_ways(cr, obs, orders)
     # the cards played, to check the called card's duties on, if the contract may have them
     duties = (t.c_run_away[cr.contract_names.index(obs.bid)] if obs.bid is not None
               else t.c_run_away.any())
     plays = _plays_by_card(cr, obs) if duties and obs.tricks else None
-    a, b = cons.others[0], cons.others[1]
-    ways = np.zeros((cons.free.shape[0] + 1, cons.need[a] + 1, cons.need[b] + 1), np.float64)
-    count_completions(cons.free, cons.allowed, cons.others, cons.need, ways)
     preds = predicates(cr)
     # the play to replay a deal on, where the constraints cannot tell (the key reads the calls)
     history = public_history(obs) if len(orders) > 1 and obs.tricks else None
@@ -532,6 +531,25 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
         readings += [book.readings[drawn[w]] for w in kept]
     out = np.concatenate(kept_hands) if kept_hands else np.zeros((0, 4), np.uint64)
     return Worlds(out, readings)
+
+
+def _constraints_and_ways(cr: CompiledRules, obs: Observation, orders: list[int]):
+    """obs's `constraints` and their completions counted (`count_completions`). Before the
+    first card they depend on the seat's own cards alone, and each call of the auction reads
+    the same ones: those are kept for the seat's later calls."""
+    kept = table(cr.rules, "auction constraints", dict) if not obs.tricks else None
+    key = (obs.seat, obs.dealer, tuple(obs.dealt))
+    if kept is not None and key in kept:
+        return kept[key]
+    cons = constraints(cr, obs, orders)
+    a, b = cons.others[0], cons.others[1]
+    ways = np.zeros((cons.free.shape[0] + 1, cons.need[a] + 1, cons.need[b] + 1), np.float64)
+    count_completions(cons.free, cons.allowed, cons.others, cons.need, ways)
+    if kept is not None:
+        if len(kept) >= 64:  # a hand's four seats, and no more
+            kept.clear()
+        kept[key] = cons, ways
+    return cons, ways
 
 
 def _consistent(cr: CompiledRules, obs: Observation, reading: Reading, row: np.ndarray,
@@ -576,4 +594,5 @@ def _kept_duties(cr: CompiledRules, reading: Reading, row: np.ndarray, plays) ->
 
 def card_names(cr: CompiledRules, row) -> list[list[str]]:
     """Each seat's cards, by name, of a world (a row of four hand bitmasks)."""
-    return [[cr.cards[c] for c in range(cr.n_cards) if (int(h) >> c) & 1] for h in row]
+    names = cr.cards
+    return [[names[c] for c in range(len(names)) if h >> c & 1] for h in row.tolist()]

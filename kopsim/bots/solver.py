@@ -746,6 +746,9 @@ class DealSolver:
         self.next_stamp = 1  # stamp 0 is `solve`'s, with a table of its own
         self.first_leads: dict[tuple, FirstLead] = {}
         self.first_roots: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        # by the doubles as said: most lookups repeat one, and finding its stand-in costs more
+        self.leads_as_said: dict[tuple, FirstLead] = {}
+        self.tables_as_said: dict[tuple, SolverTables] = {}
 
     def _stamps(self, n: int) -> np.int64:
         first = self.next_stamp
@@ -759,8 +762,12 @@ class DealSolver:
         now, in each deal w of rows (held[w]: the cards each seat still holds); position:
         (leader, trick, points, tricks). The deals share what the dealt hands fix: the Laufende
         added to the price, and the called card while its duties hold (-1 none)."""
-        tables = _solver_tables(self.cr, contract, old_mask,
-                                canonical_doubles(self.cr, contract, old_mask, doubles), added)
+        said = (contract, old_mask, tuple(doubles), added)
+        tables = self.tables_as_said.get(said)
+        if tables is None:
+            tables = self.tables_as_said[said] = _solver_tables(
+                self.cr, contract, old_mask, canonical_doubles(self.cr, contract, old_mask,
+                                                               doubles), added)
         root_i, root_f = root_rows(tables, old_mask, *position, called=called)
         _move_values_of_deals(root_i, root_f, held, rows, moves, np.int64(old_mask), tables,
                               self.tt, self.stack, self._stamps(held.shape[0]), out)
@@ -769,12 +776,17 @@ class DealSolver:
                    called: int = -1) -> "FirstLead":
         """How seat's payout in the contract, played from the first lead, is searched and read
         (see `FirstLead`); added: the Laufende of the deals, called: their called card."""
+        said = (contract, old_mask, tuple(doubles), seat, added, called)
+        lead = self.leads_as_said.get(said)
+        if lead is not None:
+            return lead
         key = (contract, old_mask, canonical_doubles(self.cr, contract, old_mask, doubles),
                seat, float(added), int(called))
         lead = self.first_leads.get(key)
         if lead is None:
             lead = self.first_leads[key] = _first_lead(self.cr, contract, old_mask, key[2], seat,
                                                        key[4], key[5])
+        self.leads_as_said[said] = lead
         return lead
 
     def _first_root(self, lead: "FirstLead", forehand: int):
