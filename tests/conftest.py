@@ -26,11 +26,20 @@ from kopsim.rules.load import bundled_names, load_ruleset
 BUNDLED = bundled_names()
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "last: run after every other test (it waits for "
+                                       "what a first one started)")
+
+
 def pytest_collection_modifyitems(items):
-    """The bounds-checked tests first: the child pytest of test_boundscheck is the longest test
-    (it compiles the kernel afresh with the checks), and under `-n 2` it then runs beside the
-    rest, on the worker that starts with the front of the collection."""
-    items.sort(key=lambda item: "boundscheck_env" not in getattr(item, "fixturenames", ()))
+    """The bounds-checked tests first, and the test marked `last` last: the child pytest of
+    test_boundscheck is the longest piece of the suite (it compiles the kernel afresh with the
+    checks); started first and awaited last, it runs beside the rest."""
+    def order(item) -> int:
+        if item.get_closest_marker("last"):
+            return 2
+        return 0 if "boundscheck_env" in getattr(item, "fixturenames", ()) else 1
+    items.sort(key=order)
 
 
 @pytest.fixture(scope="session")

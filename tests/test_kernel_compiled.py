@@ -54,6 +54,7 @@ def test_every_form_of_seat_bot_calls_the_same_kernel_build(monkeypatch, kernel_
     prepare(cr, pair)  # the ev table learnt beforehand: its calibration plays in the kernel too
     types = []
     monkeypatch.setattr(kernel, kernel_name, lambda *args: types.append(numba.typeof(args)))
+    monkeypatch.setattr(kernel, "compile_once", lambda dispatcher, args: None)
     kernel.play_batch(cr, seeds, seeds % 4, bots=pair[:1])  # broadcast: read-only
     kernel.play_batch(cr, seeds, seeds % 4, bots=pair * 2)  # bot s in seat s, tiled
     kernel.play_batch(cr, seeds, seeds % 4, bots=pair, seat_bot=np.array([0, 1, 0, 1]))  # copied

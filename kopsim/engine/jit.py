@@ -6,14 +6,46 @@ Python caller for the whole call, so counting references buys no safety; and num
 for every array that reaches an inlined helper or a call, with atomic instructions it cannot
 prune across branches: measured on numba 0.68, turning it off made four heuristic bots 60%
 faster. A function compiled this way cannot create an array (numba refuses to compile it).
+
+`compile_once` builds a function for its arguments' types one process at a time: on a fresh
+install, the workers of a parallel run (and the tests' processes) would otherwise each compile
+the same kernel at once, 40 s and 2 GB apiece, before any of them had written it to the cache.
 """
 
 from __future__ import annotations
 
-from numba import njit
+import os
+import tempfile
+
+from numba import config, njit
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: each process compiles for itself
+    fcntl = None
 
 
 def kernel_jit(**options):
     """`njit(cache=True, ...)` without reference counting: for functions that only read and
     write arrays they are given."""
     return njit(cache=True, _nrt=False, **options)
+
+
+def compile_once(dispatcher, args: tuple) -> None:
+    """Ready `dispatcher` (a cache=True numba function) for a call with `args`: load its build
+    for their types from numba's cache, or compile and cache it, holding a lock of the cache
+    folder meanwhile, so that another process building the same function waits and then loads
+    what this one wrote."""
+    sig = tuple(dispatcher.typeof_pyval(a) for a in args)
+    if sig in dispatcher.overloads or fcntl is None:
+        return
+    name = f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__qualname__}.lock"
+    folder = config.CACHE_DIR or tempfile.gettempdir()
+    try:
+        lock = open(os.path.join(folder, name), "a")
+    except OSError:  # no writable cache folder: compile unlocked, as numba would
+        dispatcher.compile(sig)
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        dispatcher.compile(sig)  # (numba looks in its cache first)

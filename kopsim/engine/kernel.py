@@ -18,6 +18,7 @@ from ..rules.cache import compiled as compiled_rules, table as rules_table
 from ..rules.compile import TIERS, WINNERS, CompiledRules
 from ..rules.model import Ruleset
 from .codes import BOT_EV
+from .jit import compile_once
 from .loop import Lineup, Outcomes, _play_batch, _play_batch_ev, scratch_for
 
 __all__ = ["BatchResult", "play_batch", "take", "concat", "_play_batch"]
@@ -135,7 +136,9 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     lineup = Lineup(bot_kind, bot_params, seat_bot, h_power, h_ctab, ev_values, ev_binom,
                     ev_edges, explore, given)
     kernel = _play_batch_ev if (bot_kind == BOT_EV).any() else _play_batch
-    kernel(seeds, dealers, cr.tables, lineup, scratch_for(cr.tables), out)
+    args = (seeds, dealers, cr.tables, lineup, scratch_for(cr.tables), out)
+    compile_once(kernel, args)
+    kernel(*args)
     if hand_index is None:
         hand_index = np.arange(n, dtype=np.int64)
     return BatchResult(cr, seeds, dealers, np.asarray(hand_index, np.int64), out)
