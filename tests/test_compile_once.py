@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+from kopsim.engine.jit import LOCK_NAME
+
 MODULE = """
 from numba import njit
 
@@ -32,7 +34,7 @@ def test_a_second_process_waits_for_the_build_and_loads_it(tmp_path: Path):
     cache = tmp_path / "cache"
     cache.mkdir()
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(tmp_path))
-    with open(cache / "mod.plus_one.lock", "a") as lock:
+    with open(cache / LOCK_NAME, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # as a process compiling it would
         waiter = subprocess.Popen([sys.executable, "-c", WAITER], env=env, cwd=tmp_path,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

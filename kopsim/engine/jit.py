@@ -24,6 +24,8 @@ try:
 except ImportError:  # pragma: no cover - not POSIX: each process compiles for itself
     fcntl = None
 
+LOCK_NAME = "kopsim-compile.lock"  # in numba's cache folder
+
 
 def kernel_jit(**options):
     """`njit(cache=True, ...)` without reference counting: for functions that only read and
@@ -33,16 +35,15 @@ def kernel_jit(**options):
 
 def compile_once(dispatcher, args: tuple) -> None:
     """Ready `dispatcher` (a cache=True numba function) for a call with `args`: load its build
-    for their types from numba's cache, or compile and cache it, holding a lock of the cache
-    folder meanwhile, so that another process building the same function waits and then loads
-    what this one wrote."""
+    for their types from numba's cache, or compile and cache it, holding the cache folder's
+    lock meanwhile, so that another process about to build it waits and then loads what this
+    one wrote."""
     sig = tuple(dispatcher.typeof_pyval(a) for a in args)
     if sig in dispatcher.overloads or fcntl is None:
         return
-    name = f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__qualname__}.lock"
     folder = config.CACHE_DIR or tempfile.gettempdir()
-    try:
-        lock = open(os.path.join(folder, name), "a")
+    try:  # one lock for every such build: they share the helpers they compile on the way
+        lock = open(os.path.join(folder, LOCK_NAME), "a")
     except OSError:  # no writable cache folder: compile unlocked, as numba would
         dispatcher.compile(sig)
         return
