@@ -43,7 +43,14 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="session")
-def boundscheck_env(tmp_path_factory):
+def run_tmp(tmp_path_factory) -> Path:
+    """A temporary folder of this run: of the session, or shared by every xdist worker of it."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if XDIST_RUN else base
+
+
+@pytest.fixture(scope="session")
+def boundscheck_env(run_tmp):
     """The environment of a child process compiled with numba's bounds checks. Its own numba
     cache folder (numba's cache does not tell bounds-checked builds apart from the others),
     shared by every such child of the session (and of every xdist worker of the run), so that
@@ -52,8 +59,7 @@ def boundscheck_env(tmp_path_factory):
     own ev calibrations, learnt under the bounds checks too."""
     if os.environ.get("NUMBA_BOUNDSCHECK") == "1" and "NUMBA_CACHE_DIR" in os.environ:
         return dict(os.environ)
-    base = tmp_path_factory.getbasetemp()
-    folder = (base.parent if XDIST_RUN else base) / "numba-boundscheck"
+    folder = run_tmp / "numba-boundscheck"
     folder.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k not in XDIST_VARIABLES}
     return dict(env, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(folder))

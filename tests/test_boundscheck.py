@@ -64,10 +64,8 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 @pytest.fixture(scope="session")
-def child_folder(tmp_path_factory) -> Path:
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_TESTRUNUID") else base
-    folder = shared / "boundscheck-child"
+def child_folder(run_tmp) -> Path:
+    folder = run_tmp / "boundscheck-child"
     folder.mkdir(exist_ok=True)
     return folder
 

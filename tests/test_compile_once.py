@@ -21,8 +21,11 @@ def plus_one(x):
 """
 
 WAITER = """
+import sys
+from pathlib import Path
 import mod
 from kopsim.engine.jit import compile_once
+Path(sys.argv[1]).touch()  # imported: what is left is the build
 compile_once(mod.plus_one, (1,))
 stats = mod.plus_one.stats
 print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()), mod.plus_one(1))
@@ -36,9 +39,14 @@ def test_a_second_process_waits_for_the_build_and_loads_it(tmp_path: Path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(tmp_path))
     with open(cache / LOCK_NAME, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # as a process compiling it would
-        waiter = subprocess.Popen([sys.executable, "-c", WAITER], env=env, cwd=tmp_path,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(3)
+        ready = tmp_path / "ready"
+        waiter = subprocess.Popen([sys.executable, "-c", WAITER, str(ready)], env=env,
+                                  cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True)
+        deadline = time.monotonic() + 120
+        while not ready.exists() and waiter.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(3)  # (the build alone takes well under a second)
         assert waiter.poll() is None  # it waits for the lock
         subprocess.run([sys.executable, "-c", "import mod; mod.plus_one(1)"], env=env,
                        cwd=tmp_path, check=True)  # the build, written to the cache
