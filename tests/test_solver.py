@@ -255,8 +255,8 @@ def test_the_direction_of_an_outcome_value():
     kop = compile_rules(load_ruleset("kop"))
     bettel = _knob("kop-bettel")
     odd = _kop_priced({"out": 3, "schneider": 1, "schwarz": 2})
-    direction = lambda cr, name, old: solver._prepare(  # noqa: E731
-        cr, cr.contract_names.index(name), old, ()).tparams[solver.T_DIRECTION]
+    direction = lambda cr, name, old: solver.direction(  # noqa: E731
+        cr, cr.contract_names.index(name), old)
     assert direction(kop, "normal", 5) == 1 and direction(kop, "zolo", 1) == 1
     assert direction(bettel, "bettel", 2) == -1
     assert direction(odd, "normal", 5) == 0 and direction(odd, "zolo", 1) == 1
@@ -285,39 +285,54 @@ def test_solver_agrees_with_brute_force_whatever_the_direction(which):
 
 
 @pytest.mark.parametrize("name", ["kop", "schafkopf"])
-def test_canonical_doubles_price_the_hand_as_the_doubles_said(name):
-    # the solver's tables are built for one sequence of doubles per price: every sequence of up
-    # to three doubles, under every split of the table, prices and breaks ties as its stand-in
+def test_stored_pricing_prices_the_hand_as_the_doubles_said(name):
+    # the store keeps one row per (contract, old seats, doubles counted, side of the last):
+    # every sequence of up to three doubles, under every split of the table, finds a row that
+    # prices and breaks ties as a row built for that very sequence; rows that share a search
+    # id search alike (their scaled values and outcome rule are equal)
     import itertools
 
+    import numpy as np
+
+    from kopsim.bots.pricing import P_SCALE, P_SEARCHED, pricing_store, row_of
+
     cr = compile_rules(load_ruleset(name))
+    store = pricing_store(cr)
     ks = [k for k, n in enumerate(cr.contract_names) if not cr.rules.contracts[n].instant][:4]
-    merged = 0
+    shared = 0
     for k, old in itertools.product(ks, range(1, 16)):
         for n in range(4):
             for doubles in itertools.product(range(4), repeat=n):
-                stand_in = solver.canonical_doubles(cr, k, old, doubles)
-                a, b = solver._prepare(cr, k, old, doubles), solver._prepare(cr, k, old, stand_in)
-                assert (a.ptab == b.ptab).all() and (a.tparams == b.tparams).all(), doubles
-                merged += stand_in != doubles
-    assert merged > 1000
+                seats = np.array(list(doubles) or [0], np.int64)
+                r = row_of(cr.tables, k, old, seats, n, 0.0, store)
+                assert (store.rows[r] == solver.pricing(cr, k, old, doubles)).all(), doubles
+    rows = store.count[0]
+    searched = [i for i in range(P_SEARCHED) if i != P_SCALE]
+    for a, b in itertools.combinations(range(rows), 2):
+        if store.sid[a] == store.sid[b]:
+            assert (store.rows[a, searched] == store.rows[b, searched]).all()
+            shared += 1
+    assert shared > 10 and len(set(store.sid[:rows].tolist())) > 10
 
 
 def test_equal_cards_are_tried_once():
     # kop's queens are trumps of 3 points each, in a row (QC QS QH QD): two of them in one hand
     # are one choice while no queen between them is still held, nor winning the trick
+    import numpy as np
+
+    from kopsim.bots.search import _distinct
+
     cr = compile_rules(load_ruleset("kop"))
     k = cr.contract_names.index("normal")
-    t = solver._tables(cr, k)
+    ints, masks, floats = solver.search_tables(cr)
+    o = int(cr.tables.c_order[k])
     i = cr.card_index
     mask = lambda *cs: sum(1 << i[c] for c in cs)  # noqa: E731
 
     def distinct(hand, out, wcard=None):
-        import numpy as np
         pos = 0 if wcard is None else 1
-        kept = solver._distinct(np.uint64(hand), np.uint64(out | hand),
-                                i[wcard] if wcard else 0, pos, t.suit, t.suit_mask, t.beat,
-                                t.cpts, -1)
+        kept = _distinct(np.uint64(hand), pos, i[wcard] if wcard else 0, -1,
+                         np.uint64(out | hand), ints[k], masks[o], floats[o])
         return sorted(c for c in cr.cards if (int(kept) >> i[c]) & 1)
 
     hand = mask("QC", "QH", "AC")

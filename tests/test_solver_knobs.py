@@ -118,16 +118,17 @@ def _called_on_duty(st: State, cr) -> int | None:
     return cr.cards.index(card)
 
 
-def _random_position(cr, contract, rng, plays):
+def _random_position(cr, contract, rng, plays, ace="AC"):
     """A reference-engine State of a random deal in `contract` (declared by a seat lacking the
-    called card), after `plays` random legal cards, and the solver's view of it."""
+    called card `ace`), after `plays` random legal cards, and the solver's view of it."""
     st = start_forced(cr, rng, contract,
-                      declarer=lambda deal: next(s for s in range(4) if "AC" not in deal.hands[s]))
+                      declarer=lambda deal: next(s for s in range(4) if ace not in deal.hands[s]))
     for _ in range(plays):
         legal = st.legal_actions()
-        # the holder of A♣ leads a low club whenever he may (runs away), most of the time
-        away = [c for c in legal if not st.trick and "AC" in st.held[st.turn] and c[-1] == "C"
-                and c != "AC"]
+        # the holder of the ace leads a low card of its suit whenever he may (runs away), most
+        # of the time
+        away = [c for c in legal if not st.trick and ace in st.held[st.turn]
+                and c[-1] == ace[-1] and c != ace]
         st.apply_action(rng.choice(away if away and rng.random() < 0.8 else legal))
     index = {c: i for i, c in enumerate(cr.cards)}
     pos = dict(contract=cr.contract_names.index(contract),
@@ -144,12 +145,14 @@ def _random_position(cr, contract, rng, plays):
 def test_random_positions_agree_with_brute_force_and_the_reference_engine(run_away_with):
     cr = _ace_call_24(run_away_with)
     rng = random.Random(run_away_with)
+    many = solver.DealSolver(cr)  # pimc's: one table kept across positions and deals
     on_duty = ran_away = with_laufende = 0
     for _ in range(60):
         st, pos = _random_position(cr, "ace call", rng, rng.randrange(12, 22))
         res = solve(cr, **pos)
         want, want_moves = brute_force(cr, **pos, with_moves=True)
         assert res.value == pytest.approx(want), pos
+        _assert_many_deals_agree(many, cr, pos, want_moves)
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(solver, "table_bits", lambda n_left: 2)
             assert solve(cr, **pos, line=False).value == pytest.approx(want)
@@ -172,6 +175,42 @@ def test_random_positions_agree_with_brute_force_and_the_reference_engine(run_aw
     assert on_duty >= 10 and with_laufende >= 5
     if run_away_with == 2:
         assert ran_away >= 2  # the ace still out after its suit was led: a holder ran away
+
+
+def _assert_many_deals_agree(many, cr, pos, want_moves):
+    """pimc's solver of many deals values each legal card of the position as brute force does
+    (the position's deal given twice, among others: its rows must not see the others')."""
+    import numpy as np
+
+    other = [pos["hands"][1], pos["hands"][0], pos["hands"][3], pos["hands"][2]]
+    held = np.array([other, pos["hands"], other, pos["hands"]], np.uint64)
+    rows = np.array([1, 3], np.int64)
+    moves = np.array(sorted(want_moves), np.int64)
+    out = np.full((4, len(moves)), np.nan)
+    dealt = pos["dealt"]
+    many.move_values(pos["contract"], pos["old_mask"], pos["double_seats"], held, rows,
+                     (pos["leader"], pos["trick"], pos["points"], pos["tricks"]), moves, out,
+                     laufende_added(cr, pos["contract"], pos["old_mask"], dealt.hands),
+                     -1 if dealt.called is None else dealt.called)
+    for j, c in enumerate(moves.tolist()):
+        assert out[1, j] == pytest.approx(want_moves[c]) and out[3, j] == out[1, j], (pos, c)
+    assert np.isnan(out[[0, 2]]).all()
+
+
+def test_many_deals_keep_the_duties_of_the_called_card_itself():
+    # pimc's solver once searched the positions after each legal card with card 0 of the deck
+    # as the called card (AC), whatever the contract called: in a Sauspiel calling AS or AD the
+    # holder's duties were wrong in its worlds (values against `solve`, itself checked against
+    # brute force above)
+    kurz = compiled(load_ruleset("schafkopf-kurz"))
+    rng = random.Random(24)
+    many = solver.DealSolver(kurz)
+    on_duty = 0
+    for contract, ace in [("sauspiel gras", "AS"), ("sauspiel schellen", "AD")] * 15:
+        st, pos = _random_position(kurz, contract, rng, rng.randrange(2, 12), ace)
+        _assert_many_deals_agree(many, kurz, pos, solve(kurz, **pos, line=False).move_values)
+        on_duty += pos["dealt"].called is not None
+    assert on_duty >= 15
 
 
 def test_a_position_after_play_needs_the_dealt_hands_for_its_laufende(schafkopf):

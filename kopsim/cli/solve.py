@@ -69,7 +69,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..bots.solver import Dealt, _search, _solve_all, solve
+    from ..bots.roots import solve_position
+    from ..bots.solver import Dealt, solve
     from ..engine.reference import Deal, called_card_of, card_orders, old_side_of
     from ..rules.cache import compiled
     from ..rules.load import load_ruleset
@@ -78,7 +79,7 @@ def run(args) -> int:
 
     rules = load_ruleset(args.ruleset)
     cr = compiled(rules)
-    compile_notice(_search, _solve_all)
+    compile_notice(solve_position)
     problems: list[Problem] = []
     if args.contract not in cr.contract_names:
         problems.append(Problem("command line", "--contract",
