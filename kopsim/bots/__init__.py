@@ -53,6 +53,11 @@ class BotSpec:
 
     @property
     def kernel_kind(self) -> int | None:
+        """The batch kernel's kind for this bot with these parameters (a class may say, by
+        `kernel_kind_of(params)`), or None: it plays through the reference engine only."""
+        by_params = getattr(self.cls, "kernel_kind_of", None)
+        if by_params is not None:
+            return by_params(self.params)
         return getattr(self.cls, "kernel_kind", None)
 
     def kernel_params(self) -> list[float]:

@@ -12,23 +12,27 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import botcalls
-from ..engine.codes import BOT_EV, BOT_HEURISTIC, BOT_RANDOM
+from ..engine.codes import BOT_EV, BOT_HEURISTIC, BOT_PIMC, BOT_RANDOM
 from .endgame import endgame_card
 from .ev import P_TABLE, EvBot, ev_call
 from .heuristic import HeuristicBot, heur_call, heur_card, relations
+from .pimc import PimcBot
+from .pimc_kernel import pimc_call, pimc_card
 from .random import RandomBot
 
 KERNEL_KINDS: dict[int, type] = {BOT_RANDOM: RandomBot, BOT_HEURISTIC: HeuristicBot,
-                                 BOT_EV: EvBot}
+                                 BOT_EV: EvBot, BOT_PIMC: PimcBot}
 
 
 def _fill_slots() -> None:
-    """The heuristic and ev kinds' compiled decisions, into the kernel's slots."""
+    """The heuristic, ev and pimc kinds' compiled decisions, into the kernel's slots."""
     botcalls.heuristic_call = heur_call
     botcalls.heuristic_relations = relations
     botcalls.heuristic_card = heur_card
     botcalls.ev_call = ev_call
     botcalls.ev_endgame_card = endgame_card
+    botcalls.pimc_call = pimc_call
+    botcalls.pimc_card = pimc_card
 
 
 _fill_slots()

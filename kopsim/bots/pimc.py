@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..engine.codes import TEAM_ALONE
+from ..engine.codes import BOT_PIMC, TEAM_ALONE
 from ..engine.reference import Observation, State
 from ..engine.rng import Stream
 from ..engine.scoring import score
@@ -35,6 +35,7 @@ from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
 from .inference import CallModel, world_weights
 from .lookahead import AuctionModel, LookaheadParams
+from .pimc_kernel import kernel_params as pimc_params, pimc_decide, pimc_scratch
 from .sampler import (AuctionBook, DealTables, Reading, card_names, deal_tables, deal_terms,
                       draw_worlds, decision_state, public_history, replay)
 from .solver import DealSolver
@@ -47,7 +48,8 @@ class PimcParams(BaseModel):
     samples: int = Field(24, ge=1, le=4096, description="samples per card decision")
     auction_samples: int = Field(12, ge=1, le=4096, description="samples per auction decision")
     seed: int = Field(0, description="varies the samples, not the deal")
-    max_tries: int = Field(200, ge=1, description="draws per sample before giving up")
+    max_tries: int = Field(200, ge=1, le=1_000_000, description="draws per sample before "
+                                                                   "giving up")
     lookahead: bool = Field(False, description="value a call by the rest of the auction as "
                                                "the ev bot's policy plays it, not as if all pass")
     model: LookaheadParams = Field(LookaheadParams(), description="that policy's self-play")
@@ -331,26 +333,57 @@ def _best_call(rules, legal, values: np.ndarray, sound: bool) -> str:
     return _best(legal, totals, [c for j, c in enumerate(legal) if j not in losing])
 
 
+def scratch(cr: CompiledRules, n_worlds: int):
+    """One room for the compiled decisions per ruleset, size and process (its transposition
+    table and pricings serve every pimc seat's decisions)."""
+    return table(cr.rules, ("pimc scratch", n_worlds), lambda: pimc_scratch(cr, n_worlds))
+
+
 class PimcBot:
+    """pimc. With its usual settings it decides in compiled code (`kopsim.bots.pimc_kernel`),
+    in the batch kernel as in the reference engine; with `lookahead` or `inference` it decides
+    here in Python, through the reference engine only. Both are the same bot (tested)."""
+
     name = "pimc"
     Params = PimcParams
-    kernel_kind = None  # plain Python: plays through the reference engine
+    kernel_kind = BOT_PIMC
 
     cannot_play = staticmethod(two_sided)
 
     def __init__(self, params: PimcParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules
+        self.hand_seed = hand_seed
         s = Stream((hand_seed + params.seed * 0x9E3779B97F4A7C15) & (2**64 - 1), 20 + seat)
         self.base = s.next()
         self.first_leads: dict = {}  # (search key, deal) -> first-lead value, for this hand
         self.likelihoods: dict = {}  # world -> log-likelihood of the others' calls, this hand
+        self.python = not in_kernel(params)
 
     @staticmethod
-    def kernel_params(params) -> list[float]:  # pragma: no cover - never in the kernel
-        raise TypeError("pimc runs through the reference engine")
+    def kernel_kind_of(params) -> int | None:
+        """The kernel kind with these settings: none with a model of the others (lookahead,
+        inference), which only the Python statement has."""
+        return BOT_PIMC if in_kernel(params) else None
 
+    @staticmethod
+    def kernel_params(params) -> list[float]:
+        return pimc_params(params.samples, params.auction_samples, params.max_tries,
+                           params.punished, params.sound_bids, params.seed)
 
     def act(self, obs: Observation) -> str:
+        legal = list(obs.legal_actions)
+        if len(legal) == 1:
+            return legal[0]
+        cr = compiled(self.rules)
+        if not self.python:
+            n = max(self.params.samples, self.params.auction_samples)
+            return pimc_decide(cr, scratch(cr, n), self.kernel_params(self.params),
+                               self.hand_seed, obs)
+        return self.act_in_python(obs)
+
+    def act_in_python(self, obs: Observation) -> str:
+        """The same decision stated in Python over the reference engine (and the only one
+        with a model of the others)."""
         legal = list(obs.legal_actions)
         if len(legal) == 1:
             return legal[0]
@@ -386,6 +419,11 @@ class PimcBot:
                                 obs.auction, hands, self.seat, self.params.inference,
                                 self.likelihoods)
         return values * weights[:, None]
+
+
+def in_kernel(params: PimcParams) -> bool:
+    """Whether the compiled decisions play these settings (all but a model of the others)."""
+    return not params.lookahead and params.inference <= 0
 
 
 class CheatBot:

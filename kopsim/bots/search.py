@@ -338,8 +338,9 @@ def _tt_key(rem, leader, otr, duty, old_mask, called, sid, h0, h1, h2, h3, opts)
 @kernel_jit(inline='always')
 def _tt_holds(tt, slot, rem, aux, h0, h1, h2, h3, opts, ypts):
     e = tt[slot]
-    return (e.h0 == (h0 & rem) and e.h1 == (h1 & rem) and e.h2 == (h2 & rem)
-            and e.h3 == (h3 & rem) and e.aux == aux and e.opts == opts and e.ypts == ypts)
+    return (e['h0'] == (h0 & rem) and e['h1'] == (h1 & rem) and e['h2'] == (h2 & rem)
+            and e['h3'] == (h3 & rem) and e['aux'] == aux and e['opts'] == opts
+            and e['ypts'] == ypts)
 
 
 @kernel_jit(inline='always')
@@ -348,7 +349,7 @@ def _tt_store(tt, slot, rem, aux, h0, h1, h2, h3, opts, ypts, v, a0, b0):
     those of the same position, replacing another's)."""
     lo, hi = -INF, INF
     if _tt_holds(tt, slot, rem, aux, h0, h1, h2, h3, opts, ypts):
-        lo, hi = tt[slot].lo, tt[slot].hi
+        lo, hi = tt[slot]['lo'], tt[slot]['hi']
     if v <= a0:
         hi = min(hi, v)
     elif v >= b0:
@@ -357,15 +358,15 @@ def _tt_store(tt, slot, rem, aux, h0, h1, h2, h3, opts, ypts, v, a0, b0):
         lo = v
         hi = v
     e = tt[slot]
-    e.h0 = h0 & rem
-    e.h1 = h1 & rem
-    e.h2 = h2 & rem
-    e.h3 = h3 & rem
-    e.aux = aux
-    e.opts = opts
-    e.ypts = ypts
-    e.lo = lo
-    e.hi = hi
+    e['h0'] = h0 & rem
+    e['h1'] = h1 & rem
+    e['h2'] = h2 & rem
+    e['h3'] = h3 & rem
+    e['aux'] = aux
+    e['opts'] = opts
+    e['ypts'] = ypts
+    e['lo'] = lo
+    e['hi'] = hi
 
 
 # ----------------------------------------------------------------------------------- the search
@@ -394,7 +395,7 @@ def trick_value(rem, leader, opts, ypts, otr, ytr, duty, alpha, beta, h0, h1, h2
     aux, hk = _tt_key(rem, leader, otr, duty, old_mask, called, sid, h0, h1, h2, h3, opts)
     slot = np.int64((hk >> U32) & np.uint64(tt.shape[0] - 1))
     if _tt_holds(tt, slot, rem, aux, h0, h1, h2, h3, opts, ypts):
-        lo, hi = tt[slot].lo, tt[slot].hi
+        lo, hi = tt[slot]['lo'], tt[slot]['hi']
         if lo >= beta or lo == hi:
             return lo
         if hi <= alpha:

@@ -25,3 +25,10 @@ heuristic_card = None
 # forehand, params) -> its card in the last tricks, or -1 (then it plays heuristic_card)
 ev_call = None
 ev_endgame_card = None
+
+# BOT_PIMC (`kopsim.bots.pimc_kernel`): pimc_call(t, ps, params, seed, seat, dealer, own, calls,
+# call_seats, ncalls, legal, m) -> index of the call; pimc_card(t, ps, params, seed, seat,
+# dealer, own, calls, call_seats, ncalls, shown, cards, played, leaders, winners, allowed) ->
+# card. Each reads only what the seat saw: its own cards, the calls, the cards played.
+pimc_call = None
+pimc_card = None

@@ -17,9 +17,9 @@ from ..records.format import HandRecord
 from ..rules.cache import compiled as compiled_rules, table as rules_table
 from ..rules.compile import TIERS, WINNERS, CompiledRules
 from ..rules.model import Ruleset
-from .codes import BOT_EV
+from .codes import BOT_EV, BOT_PIMC
 from .jit import compile_once
-from .loop import Lineup, Outcomes, _play_batch, _play_batch_ev, scratch_for
+from .loop import Lineup, Outcomes, _play_batch, _play_batch_ev, _play_batch_pimc, scratch_for
 
 __all__ = ["BatchResult", "play_batch", "take", "concat", "_play_batch"]
 
@@ -133,15 +133,28 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
         leaders=np.zeros((n, hs), np.int8), trick_winners=np.zeros((n, hs), np.int8),
         options=np.zeros((len(explore), cr.max_calls), np.uint64),
     )
+    pimc = _pimc_scratch(cr, bot_kind, bot_params)
     lineup = Lineup(bot_kind, bot_params, seat_bot, h_power, h_ctab, ev_values, ev_binom,
-                    ev_edges, explore, given)
-    kernel = _play_batch_ev if (bot_kind == BOT_EV).any() else _play_batch
+                    ev_edges, explore, given, np.zeros((0, 2), np.int64), np.zeros(3, np.int64),
+                    pimc)
+    kernel = (_play_batch_pimc if pimc else _play_batch_ev if (bot_kind == BOT_EV).any()
+              else _play_batch)
     args = (seeds, dealers, cr.tables, lineup, scratch_for(cr.tables), out)
     compile_once(kernel, args)
     kernel(*args)
     if hand_index is None:
         hand_index = np.arange(n, dtype=np.int64)
     return BatchResult(cr, seeds, dealers, np.asarray(hand_index, np.int64), out)
+
+
+def _pimc_scratch(cr: CompiledRules, bot_kind: np.ndarray, bot_params: np.ndarray) -> tuple:
+    """The pimc kind's scratch, sized for the line-up's pimc bots; () without one."""
+    from ..bots.pimc_kernel import PP_AUCTION_SAMPLES, PP_SAMPLES, pimc_scratch
+
+    rows = bot_params[bot_kind == BOT_PIMC]
+    if not len(rows):
+        return ()
+    return pimc_scratch(cr, int(rows[:, [PP_SAMPLES, PP_AUCTION_SAMPLES]].max()))
 
 
 def _explore_rows(cr: CompiledRules, explore, n: int) -> np.ndarray:

@@ -13,7 +13,8 @@ import numpy as np
 
 from .bits import ONE, ZERO, allowed_cards, nth_bit, popcount
 from . import botcalls
-from .codes import (BOT_EV, BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_SINGLE,
+from .codes import (BOT_EV, BOT_PIMC, BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS,
+                    REPLAY_CONTRADICTED, REPLAY_NEXT, REPLAY_OVER, STYLE_ASK, STYLE_SINGLE,
                     TEAM_ALONE, TEAM_EACH, TEAM_HOLDERS, TIER_INSTANT, TIER_LONE, TIER_OUT,
                     TIER_THROWN_IN, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
 from .draws import STREAM, draw, mix64
@@ -37,6 +38,12 @@ class Lineup(NamedTuple):
     ev_edges: np.ndarray  # [order, bucket edge]: the key of a hand by its strength, if no columns
     explore: np.ndarray  # [hand] (call number, call code) forced, -1 for none; or no rows
     given: np.ndarray  # [hand, i] the i-th card dealt, instead of a shuffle; or no rows
+    # pimc's replay of the public auction on a world (`replay_auction`): [call] (seat, code)
+    # said, instead of the bots' calls; or no rows. replay_out: [0] how many, then what the
+    # replay found (REPLAY_*) and the seat to speak next
+    replay: np.ndarray
+    replay_out: np.ndarray
+    pimc: tuple  # the pimc kind's scratch (kopsim.bots.pimc_kernel), or an empty tuple
 
 
 class Scratch(NamedTuple):
@@ -59,6 +66,9 @@ class Scratch(NamedTuple):
     tricks: np.ndarray
     pay: np.ndarray
     streams: np.ndarray  # each seat's stream of draws, for the random kind
+    seed: np.ndarray  # [0] the hand's seed (the pimc kind's samples start from it)
+    shown: np.ndarray  # the contract the table sees before the play (bid in force, or dealt;
+    # -1 none: a silent game) and its declarer
     seq: np.ndarray  # the cards played so far, in the order played
     # the ev bot's endgame (kopsim.bots.endgame): a deal of the unseen cards and its solution
     eg_played: np.ndarray  # [seat] the cards it has played
@@ -110,7 +120,8 @@ def scratch_for(t) -> Scratch:
         believed_decl=np.zeros(4, np.int64), who_played=np.full(nc, -1, np.int64),
         trick=np.full(4, -1, np.int64), rel=np.zeros(4, np.int64), points=np.zeros(4, np.float64),
         tricks=np.zeros(4, np.int64), pay=np.zeros(4, np.float64),
-        streams=np.zeros(4, np.uint64), seq=np.full(nc, -1, np.int64),
+        streams=np.zeros(4, np.uint64), seed=np.zeros(1, np.uint64),
+        shown=np.full(2, -1, np.int64), seq=np.full(nc, -1, np.int64),
         eg_played=np.zeros(4, np.uint64), eg_left=np.zeros(4, np.uint64),
         eg_dealt=np.zeros(4, np.uint64), eg_points=np.zeros(4, np.float64),
         eg_tricks=np.zeros(4, np.int64), eg_pay=np.zeros(4, np.float64),
@@ -255,11 +266,33 @@ def _draw_seat(streams, seat, n):
 
 
 @kernel_jit(inline='always')
-def _choose_call(t, lu, sc, h, seat, m, ncalls, position, bid, bidder, nd, reopening):
-    """The index in sc.calls[:m] of the call seat makes: the one calibration forces, else its
-    bot's choice (position: the seat's, counted from forehand; reopening: in the round a silent
-    first round reopens, the ev kind's context of its own, after every other)."""
+def _replayed_call(lu, sc, seat, m, ncalls):
+    """The index in sc.calls[:m] of the public call number ncalls, replayed; -1 once every
+    public call is (the seat to speak next noted), or if the deal contradicts it (this seat
+    did not speak then, or could not say that call)."""
+    out = lu.replay_out
+    if ncalls == out[0]:
+        out[1] = REPLAY_NEXT
+        out[2] = seat
+        return -1
+    if lu.replay[ncalls, 0] == seat:
+        for i in range(m):
+            if sc.calls[i] == lu.replay[ncalls, 1]:
+                return i
+    out[1] = REPLAY_CONTRADICTED
+    return -1
+
+
+@kernel_jit(inline='always')
+def _choose_call(t, lu, sc, out, h, seat, m, ncalls, position, bid, bidder, nd, reopening, pimc):
+    """The index in sc.calls[:m] of the call seat makes: the public call replayed, or the one
+    calibration forces, else its bot's choice (position: the seat's, counted from forehand;
+    reopening: in the round a silent first round reopens, the ev kind's context of its own,
+    after every other; pimc: may a bot be of the pimc kind, a constant of each kernel). -1:
+    the replay stops here."""
     buf = sc.calls
+    if lu.replay.shape[0] > 0:
+        return _replayed_call(lu, sc, seat, m, ncalls)
     explore = lu.explore
     if explore.shape[0] > 0 and explore[h, 0] == ncalls:
         for i in range(m):
@@ -269,6 +302,10 @@ def _choose_call(t, lu, sc, h, seat, m, ncalls, position, bid, bidder, nd, reope
     kind = lu.bot_kind[b]
     if kind == BOT_RANDOM:
         return _draw_seat(sc.streams, seat, m)
+    if pimc and kind == BOT_PIMC:
+        return botcalls.pimc_call(t, lu.pimc, lu.bot_params[b], sc.seed[0], seat,
+                                  (seat - position + 3) % 4, sc.hands[seat], out.calls[h],
+                                  out.call_seat[h], ncalls, buf, m)
     if kind == BOT_EV:
         k = bid if bid >= 0 else t.normal_k
         context = (2 * (bid + 1) + (bidder == seat)) * (t.n_chain + 1) + nd
@@ -298,9 +335,9 @@ def _record_call(lu, sc, out, h, ncalls, seat, call, m):
 
 
 @kernel_jit(inline='always')
-def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
+def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, pimc):
     """Plays the auction of hand h; returns (bid in force or -1, its bidder, doubles said),
-    the seat of each double in sc.double_seats."""
+    the seat of each double in sc.double_seats (pimc: see `_choose_call`)."""
     K = t.c_team.shape[0]
     nd, ncalls, bid, bidder = 0, 0, -1, -1
     spoken, asked, passes, any_call, turn, speaks = 0, 0, 0, False, forehand, 0
@@ -323,8 +360,11 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
             m = _restrict_calls(t, sc, m, turn, first, bid, asked)
         if t.style == STYLE_SINGLE and n_bids == 0:
             continue  # nothing to bid: this seat does not speak
-        j = _choose_call(t, lu, sc, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder, nd,
-                         reopening)
+        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder,
+                         nd, reopening, pimc)
+        if j < 0:  # a replay stops
+            out.ncalls[h] = ncalls
+            return bid, bidder, nd
         call = sc.calls[j]
         _record_call(lu, sc, out, h, ncalls, turn, call, m)
         ncalls += 1
@@ -359,7 +399,8 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl):
                 continue
             turn = (turn + 1) % 4
     if t.doubles_after_single and bid >= 0:
-        nd, ncalls = _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken)
+        nd, ncalls = _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken,
+                                     pimc)
     out.ncalls[h] = ncalls
     return bid, bidder, nd
 
@@ -380,7 +421,7 @@ def _announcements(t, sc, seat, first):
 
 
 @kernel_jit(inline='always')
-def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken):
+def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken, pimc):
     """The doubling round after a single declaration round: from forehand each seat passes or
     says the next double, until end_after_passes passes follow a double, or four passes none.
     Returns (doubles said, calls so far)."""
@@ -394,8 +435,10 @@ def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken):
             m = 2
         if t.r_forbid.shape[0] > 0:
             m = _restrict_calls(t, sc, m, turn, ((spoken >> turn) & 1) == 0, bid, 0)
-        j = _choose_call(t, lu, sc, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder, nd,
-                         False)
+        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder,
+                         nd, False, pimc)
+        if j < 0:  # a replay stops
+            return nd, ncalls
         call = sc.calls[j]
         _record_call(lu, sc, out, h, ncalls, turn, call, m)
         ncalls += 1
@@ -412,13 +455,20 @@ def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken):
 
 
 @kernel_jit(inline='always')
-def _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder, nd, forehand, endgame):
-    """The card seat plays from allowed: its bot's choice (the ev kind's in the last tricks is
-    its endgame's, where that applies; else it plays as the heuristic kind)."""
+def _choose_card(t, lu, sc, out, h, seat, allowed, leader, bid, bidder, nd, forehand, played,
+                 endgame, pimc):
+    """The card seat plays from allowed, the played-th of the hand: its bot's choice (the ev
+    kind's in the last tricks is its endgame's, where that applies; else it plays as the
+    heuristic kind)."""
     b = lu.seat_bot[h, seat]
     kind = lu.bot_kind[b]
     if kind == BOT_RANDOM:
         return nth_bit(allowed, _draw_seat(sc.streams, seat, popcount(allowed)))
+    if pimc and kind == BOT_PIMC:
+        return botcalls.pimc_card(t, lu.pimc, lu.bot_params[b], sc.seed[0], seat,
+                                  (forehand + 3) % 4, sc.hands[seat], out.calls[h],
+                                  out.call_seat[h], out.ncalls[h], sc.shown, sc.seq, played,
+                                  out.leaders[h], out.trick_winners[h], allowed)
     if endgame and kind == BOT_EV:
         card = botcalls.ev_endgame_card(t, sc, seat, allowed, leader, bid, bidder, nd, forehand,
                                         lu.bot_params[b])
@@ -434,7 +484,22 @@ def _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder, nd, forehand,
 
 
 @kernel_jit(inline='always')
-def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder, nd, endgame):
+def cards_allowed(t, contract, hand, pos, led, w, called, called_suit):
+    """The cards of hand that may be played as card pos of a trick of contract (led in suit
+    group led, card w winning it), while the called card (-1 none, of group called_suit) keeps
+    its duties."""
+    o = t.c_order[contract]
+    allowed = allowed_cards(hand, pos, t.suit_mask[o, led], t.suit_mask[o, 0],
+                            t.beat_mask[o, led, w], t.follow_suit, t.trump_when_void,
+                            t.must_beat)
+    if called >= 0:
+        allowed = called_card_duties(allowed, hand, pos, led == called_suit, called,
+                                     t.suit_mask[o, called_suit], t.c_run_away[contract])
+    return allowed
+
+
+@kernel_jit(inline='always')
+def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder, nd, endgame, pimc):
     """Plays the tricks of hand h in contract's card order; each trick's points and the trick
     go to its winner (sc.points, sc.tricks)."""
     o = t.c_order[contract]
@@ -443,7 +508,6 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder, nd,
         sc.who_played[c] = -1
     for s in range(4):
         sc.left[s] = sc.hands[s]
-    trump = t.suit_mask[o, 0]
     called = -1  # the called card, while its duties hold (until its suit is first led)
     if t.c_run_away[contract] > 0:
         called = called_card(t.c_team[contract], t.c_team_cards, contract, declarer, sc.hands)
@@ -455,15 +519,9 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder, nd,
             sc.trick[i] = -1
         for i in range(4):
             seat = (leader + i) % 4
-            allowed = allowed_cards(sc.left[seat], i, t.suit_mask[o, led], trump,
-                                    t.beat_mask[o, led, w], t.follow_suit, t.trump_when_void,
-                                    t.must_beat)
-            if called >= 0:
-                allowed = called_card_duties(allowed, sc.left[seat], i, led == called_suit,
-                                             called, t.suit_mask[o, called_suit],
-                                             t.c_run_away[contract])
-            card = _choose_card(t, lu, sc, h, seat, allowed, leader, bid, bidder, nd, forehand,
-                                endgame)
+            allowed = cards_allowed(t, contract, sc.left[seat], i, led, w, called, called_suit)
+            card = _choose_card(t, lu, sc, out, h, seat, allowed, leader, bid, bidder, nd,
+                                forehand, 4 * n + i, endgame, pimc)
             sc.trick[i] = card
             sc.seq[4 * n + i] = card
             sc.who_played[card] = seat
@@ -528,6 +586,7 @@ def _deal_hand(t, lu, sc, out, h, seed, dealer):
     stream, and works out who meets which condition (sc.elig)."""
     for s in range(4):
         sc.streams[s] = mix64(seed + np.uint64(s + 1) * STREAM)
+    sc.seed[0] = seed
     deal(sc.perm, sc.hands, mix64(seed), dealer)
     if lu.given.shape[0] > 0:
         deal_given(sc.perm, sc.hands, lu.given, h, dealer)
@@ -538,22 +597,56 @@ def _deal_hand(t, lu, sc, out, h, seed, dealer):
 
 
 @kernel_jit(inline='always')
-def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame):
-    """Plays hand h from seeds[h], dealt by dealers[h]: deal, contract, auction, teams, tricks,
-    score; each rule is a step of `kopsim.engine.steps`, each decision a kernel bot's. endgame
-    (a constant of each kernel): may an ev bot's card play solve the last tricks?"""
-    dealer = dealers[h]
-    forehand = (dealer + 1) % 4
-    _deal_hand(t, lu, sc, out, h, np.uint64(seeds[h]), dealer)
+def _contract_of(t, lu, sc, out, h, forehand, pimc):
+    """(contract, declarer, bid in force, its bidder, doubles said, no-bid contract, its
+    declarer) that the deal in sc (sc.elig worked out) makes: its special hand, or its
+    auction's; sc.shown: what the table sees of it."""
     imp, imp_decl = _no_bid_contract(t, sc.elig, forehand)
-    _believe_no_bid(t, sc.elig, sc.believed_k, sc.believed_decl)
     contract, declarer = _dealt_contract(t, sc.elig, forehand)
     bid, bidder, nd = -1, -1, 0
     if contract >= 0:
         out.ncalls[h] = 0
+        sc.shown[0], sc.shown[1] = contract, declarer
     else:
-        bid, bidder, nd = _auction(t, lu, sc, out, h, forehand, imp, imp_decl)
+        bid, bidder, nd = _auction(t, lu, sc, out, h, forehand, imp, imp_decl, pimc)
         contract, declarer = (bid, bidder) if bid >= 0 else (imp, imp_decl)
+        sc.shown[0], sc.shown[1] = bid, bidder
+    return contract, declarer, bid, bidder, nd, imp, imp_decl
+
+
+@kernel_jit(inline='always')
+def replay_auction(t, lu, sc, out, dealer):
+    """What the public auction lu.replay (lu.replay_out[0] calls) makes of the deal in
+    sc.hands (a world of the pimc kind's): (REPLAY_OVER: it ended there, REPLAY_NEXT: it goes
+    on, the seat to speak next, else REPLAY_CONTRADICTED; that seat; the contract, its
+    declarer, once over; the no-bid contract, its declarer; the doubles said, their seats in
+    sc.double_seats). What the table saw of the contract is in sc.shown."""
+    forehand = (dealer + 1) % 4
+    eval_preds(sc.elig, sc.hands, dealer, t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end,
+               sc.stack)
+    lu.replay_out[1] = REPLAY_OVER
+    lu.replay_out[2] = -1
+    contract, declarer, _, _, nd, imp, imp_decl = _contract_of(t, lu, sc, out, 0, forehand,
+                                                               False)
+    found = lu.replay_out[1]
+    if found == REPLAY_OVER and out.ncalls[0] < lu.replay_out[0]:
+        found = REPLAY_CONTRADICTED  # it ended before the table's did
+    if found != REPLAY_OVER:
+        contract, declarer = -1, -1
+    return found, lu.replay_out[2], contract, declarer, imp, imp_decl, nd
+
+
+@kernel_jit(inline='always')
+def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
+    """Plays hand h from seeds[h], dealt by dealers[h]: deal, contract, auction, teams, tricks,
+    score; each rule is a step of `kopsim.engine.steps`, each decision a kernel bot's. endgame,
+    pimc (constants of each kernel): may an ev bot's card play solve the last tricks, may a
+    bot be of the pimc kind?"""
+    dealer = dealers[h]
+    forehand = (dealer + 1) % 4
+    _deal_hand(t, lu, sc, out, h, np.uint64(seeds[h]), dealer)
+    _believe_no_bid(t, sc.elig, sc.believed_k, sc.believed_decl)
+    contract, declarer, bid, bidder, nd, _, _ = _contract_of(t, lu, sc, out, h, forehand, pimc)
     old = form_teams(t.c_team[contract], t.c_team_mask[contract], t.c_team_cards, contract,
                      declarer, sc.hands)
     for s in range(4):
@@ -563,7 +656,8 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame):
         if t.c_thrown_in[contract]:  # nobody plays: nobody wins, nothing is paid
             winner, tier, v = WIN_NOBODY, TIER_THROWN_IN, 0.0
     else:
-        _play_tricks(t, lu, sc, out, h, forehand, contract, declarer, bid, bidder, nd, endgame)
+        _play_tricks(t, lu, sc, out, h, forehand, contract, declarer, bid, bidder, nd, endgame,
+                     pimc)
         if t.c_team[contract] == TEAM_EACH:
             old, winner, tier, counted, v = score_each_alone(t, sc, contract, forehand)
         else:
@@ -578,18 +672,25 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame):
         out.payouts[h, s] = sc.pay[s]
 
 
-# Two kernels, the ev bots' endgame call compiled only into the second: a call handing over the
-# rules and scratch tuples (hundreds of arguments) cost every other line-up a fifth of its speed
-# by its mere presence in the card loop, even never taken.
+# Three kernels, the ev bots' endgame and the pimc kind compiled only into theirs: a call handing
+# over the rules and scratch tuples (hundreds of arguments) cost every other line-up a fifth of
+# its speed by its mere presence in the card loop, even never taken.
 @kernel_jit()
 def _play_batch(seeds, dealers, t, lu, sc, out):
-    """Plays every hand of the batch (`_play_hand`); a line-up without ev bots."""
+    """Plays every hand of the batch (`_play_hand`); a line-up without ev or pimc bots."""
     for h in range(seeds.shape[0]):
-        _play_hand(seeds, dealers, t, lu, sc, out, h, False)
+        _play_hand(seeds, dealers, t, lu, sc, out, h, False, False)
 
 
 @kernel_jit()
 def _play_batch_ev(seeds, dealers, t, lu, sc, out):
     """Plays every hand of the batch (`_play_hand`); a line-up with ev bots."""
     for h in range(seeds.shape[0]):
-        _play_hand(seeds, dealers, t, lu, sc, out, h, True)
+        _play_hand(seeds, dealers, t, lu, sc, out, h, True, False)
+
+
+@kernel_jit()
+def _play_batch_pimc(seeds, dealers, t, lu, sc, out):
+    """Plays every hand of the batch (`_play_hand`); a line-up with pimc bots (and any other)."""
+    for h in range(seeds.shape[0]):
+        _play_hand(seeds, dealers, t, lu, sc, out, h, True, True)

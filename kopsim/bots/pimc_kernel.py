@@ -1,0 +1,437 @@
+"""pimc's decisions, compiled: the batch kernel's pimc kind, and the `PimcBot` of the
+reference engine with its usual settings (`pimc_decide` reads an `Observation` into the same
+call).
+
+A card: each legal card's double-dummy value to the seat (its side's payout minus the other
+side's, per seat) in every world (`worlds.draw_worlds`), under the contract, old side, Laufende
+and called card the world makes; the card of the best sum (the first legal one of equal sums).
+
+A call: the seat's own payout in every world if the auction ended after it (a bid: that
+contract, declared by the seat, without doubles; a double: the contract in force, or the
+world's no-bid contract, with it; a pass: the same without), played double-dummy from the
+first lead. With `punished`, a world in which the seat loses is priced with one more double by
+the other side, where the rules let it say one and it costs the seat more. With `sound_bids`,
+no bid that loses in more than half the worlds while another call is open. The call of the
+best sum (the first of equal sums).
+
+Only the seat's view enters: its own cards, the calls, the contract shown, the cards played
+and the tricks' leaders and winners, never the deal. `kopsim.bots.pimc` states the same bot in
+Python, over the reference engine, and the tests require both to decide alike.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..engine.bits import ONE, ZERO
+from ..engine.codes import CALL_BID, N_PRICED_TIERS, TIER_OUT, WIN_NOBODY, WIN_OLD
+from ..engine.jit import kernel_jit
+from ..engine.steps import called_card, form_teams, laufende_value, pay_out, play_to_trick
+from .pricing import (P_PAY_OLD, P_PAY_YOUNG, P_VALUES, PricingStore, full_window, pricing_row,
+                      pricing_store, unscaled)
+from .roots import card_value, line_outcome, position_value, solve_position
+from .search import R_DUTY, R_LED, R_OTR, R_POS, R_SEAT, R_WCARD, R_WSEAT, R_YTR, new_table, \
+    play_tables
+from .worlds import WorldScratch, decision_state, draw_worlds, world_scratch
+
+N_SLOTS = 3 * N_PRICED_TIERS
+# a pimc bot's kernel parameters (`PimcBot.kernel_params`)
+PP_SAMPLES, PP_AUCTION_SAMPLES, PP_MAX_TRIES, PP_PUNISHED, PP_SOUND_BIDS, PP_SEED_LO, \
+    PP_SEED_HI = range(7)
+
+
+class PimcScratch(NamedTuple):
+    """Everything a pimc decision works in: its worlds, the search's tables, store of pricings
+    and transposition table, and room for values."""
+
+    worlds: WorldScratch
+    play_ints: np.ndarray  # the search's tables (`search.play_tables`)
+    order_masks: np.ndarray
+    order_floats: np.ndarray
+    store: PricingStore
+    tt: np.ndarray
+    stats: np.ndarray  # [0] positions searched
+    values: np.ndarray  # [world, action]
+    totals: np.ndarray  # [action]
+    losing: np.ndarray  # [action] the worlds in which it loses
+    legal: np.ndarray  # the legal cards of a card decision
+    doubles: np.ndarray  # a call's doubles (seats)
+    root_i: np.ndarray  # a search's root, and room to advance one along a line
+    root_f: np.ndarray
+    held: np.ndarray  # [seat] a world's cards still held
+    line_i: np.ndarray
+    line_f: np.ndarray
+    line_h: np.ndarray
+    line_v: np.ndarray
+    pv: np.ndarray
+    points: np.ndarray  # [seat] points and tricks taken so far (public)
+    tricks: np.ndarray
+    pay: np.ndarray  # [seat] payouts
+    none_shown: np.ndarray  # (-1, -1)
+
+
+def pimc_scratch(cr, n_worlds: int) -> PimcScratch:
+    """Room for decisions of at most n_worlds worlds in a compiled ruleset."""
+    t = cr.tables
+    nc = cr.n_cards
+    actions = max(nc // 4, CALL_BID + len(cr.contract_names) + t.n_chain)
+    ints, masks, floats = play_tables(cr)
+    z = np.zeros
+    n = max(n_worlds, 1)
+    return PimcScratch(world_scratch(cr, n), ints, masks, floats, pricing_store(cr),
+                       new_table(max(10, min(20, 3 * (nc // 4) - 1))), z(1, np.int64),
+                       z((n, actions)), z(actions), z(actions, np.int64), z(nc, np.int64),
+                       z(t.n_chain + 1, np.int64), z(8, np.int64), z(3), z(4, np.uint64),
+                       z(8, np.int64), z(3), z(4, np.uint64), z(nc), z(nc + 1, np.int64),
+                       z(4), z(4, np.int64), z(4), np.full(2, -1, np.int64))
+
+
+@kernel_jit(inline='always')
+def _seed_mix(params):
+    """The bot's seed times the golden ratio, mod 2**64 (two 32-bit halves in params)."""
+    return (np.uint64(params[PP_SEED_HI]) << np.uint64(32)) | np.uint64(params[PP_SEED_LO])
+
+
+# ------------------------------------------------------------------------------ searching
+
+
+@kernel_jit(inline='always')
+def _first_lead_root(ps, o_suit, called, forehand):
+    """ps.root_*: nothing played yet, forehand to lead, the called card on duty."""
+    ri, rf = ps.root_i, ps.root_f
+    ri[R_SEAT], ri[R_POS], ri[R_LED], ri[R_WCARD], ri[R_WSEAT] = forehand, 0, 0, 0, forehand
+    ri[R_OTR], ri[R_YTR], ri[R_DUTY] = 0, 0, (o_suit[called] if called >= 0 else -1)
+    rf[0], rf[1], rf[2] = 0.0, 0.0, 0.0
+
+
+@kernel_jit(inline='always')
+def _value_tells_pay(pf, side):
+    """Whether an outcome's value tells the seat's payout (side: the row's payouts of the
+    seat's side), as it does when the sides split every payment evenly."""
+    for i in range(N_SLOTS):
+        for j in range(i):
+            if pf[P_VALUES + i] == pf[P_VALUES + j] and pf[side + i] != pf[side + j]:
+                return False
+    return True
+
+
+@kernel_jit(inline='always')
+def _lead_payout(t, ps, h, k, old, called, n_doubles, added, seat, forehand):
+    """Seat's payout when contract k is played double-dummy from the first lead in the deal h
+    (its old side old, the doubles ps.doubles[:n_doubles], Laufende added, called card)."""
+    r = pricing_row(t, k, old, ps.doubles, n_doubles, added, ps.store)
+    pf = ps.store.rows[r]
+    o = t.c_order[k]
+    ci, cm, cf = ps.play_ints[k], ps.order_masks[o], ps.order_floats[o]
+    sid = ps.store.sid[r]
+    lo, hi = full_window(pf)
+    _first_lead_root(ps, t.suit[o], called, forehand)
+    v = position_value(ps.root_i, ps.root_f, h, lo, hi, old, called, sid, ci, cm, cf, pf, ps.tt,
+                       ps.stats)
+    side = P_PAY_OLD if (old >> seat) & 1 else P_PAY_YOUNG
+    if _value_tells_pay(pf, side):
+        for i in range(N_SLOTS):
+            if pf[P_VALUES + i] == v:
+                return pf[side + i]
+    # the payout of a best line's outcome
+    for s in range(4):
+        ps.line_h[s] = h[s]
+    for i in range(ps.pv.shape[0]):
+        ps.pv[i] = -1
+    solve_position(ps.root_i, ps.root_f, ps.line_h, old, called, sid, ci, cm, cf, pf, ps.tt,
+                   ps.stats, ps.line_v, ps.pv, False, True)
+    _first_lead_root(ps, t.suit[o], called, forehand)
+    for s in range(4):
+        ps.line_h[s] = h[s]
+    return pf[side + line_outcome(ps.root_i, ps.root_f, ps.line_h, ps.pv, old, ci, cm, cf, pf)]
+
+
+@kernel_jit(inline='always')
+def _contract_payout(t, ps, h, k, declarer, n_doubles, seat, forehand, punished):
+    """Seat's payout in the deal h when the auction ends in contract k of declarer under the
+    doubles ps.doubles[:n_doubles] (see the module docstring: punished)."""
+    old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, declarer, h)
+    if t.c_instant[k]:  # won at once, at the out price, without doubles (or thrown in)
+        for s in range(4):
+            ps.pay[s] = 0.0
+        if t.c_thrown_in[k]:
+            pay_out(ps.pay, 0.0, WIN_NOBODY, old, t.zero_sum, t.lone_once)
+        else:
+            pay_out(ps.pay, t.c_won[k, TIER_OUT], WIN_OLD, old, t.zero_sum, t.lone_once)
+        return ps.pay[seat]
+    added = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, k, h, old)
+    called = -1
+    if t.c_run_away[k] > 0:
+        called = called_card(t.c_team[k], t.c_team_cards, k, declarer, h)
+    pay = _lead_payout(t, ps, h, k, old, called, n_doubles, added, seat, forehand)
+    if not punished or pay >= 0.0 or n_doubles >= t.c_max_doubles[k]:
+        return pay
+    mine = old if (old >> seat) & 1 else (~old & 15)
+    other = 0
+    while other < 4 and (mine >> other) & 1:
+        other += 1
+    if other == 4 or (n_doubles == 0 and t.c_first_double_young[k] and (old >> other) & 1):
+        return pay
+    ps.doubles[n_doubles] = other  # the other side doubles once more
+    return min(pay, _lead_payout(t, ps, h, k, old, called, n_doubles + 1, added, seat,
+                                 forehand))
+
+
+# ------------------------------------------------------------------------------------ calls
+
+
+@kernel_jit(inline='always')
+def _call_values(t, ps, nw, seat, dealer, legal, m, punished):
+    """ps.values[w, j]: seat's payout in world w if it says legal[j] (see the module
+    docstring)."""
+    ws = ps.worlds
+    K = t.c_team.shape[0]
+    bid, bidder = ws.shown[0], ws.shown[1]  # public: the bid in force
+    nd = ws.doubles[0]
+    forehand = (dealer + 1) % 4
+    for w in range(nw):
+        h = ws.hands[w]
+        for j in range(m):
+            code = legal[j]
+            if CALL_BID <= code < CALL_BID + K:  # a bid: that contract, without doubles
+                k, d, n = code - CALL_BID, seat, 0
+            else:
+                n = nd
+                for i in range(nd):
+                    ps.doubles[i] = ws.double_seats[i]
+                if code >= CALL_BID + K:  # a double
+                    ps.doubles[n] = seat
+                    n += 1
+                k, d = (bid, bidder) if bid >= 0 else (ws.implied[w], ws.implied_decl[w])
+            ps.values[w, j] = _contract_payout(t, ps, h, k, d, n, seat, forehand, punished)
+
+
+@kernel_jit(inline='always')
+def _best(ps, m, among_mask):
+    """The index of the highest total among the actions of among_mask (all if none), the
+    first of equal ones."""
+    best = -1
+    for j in range(m):
+        if among_mask and not (among_mask >> np.uint64(j)) & ONE:
+            continue
+        if best < 0 or ps.totals[j] > ps.totals[best]:
+            best = j
+    return best
+
+
+@kernel_jit()
+def pimc_call(t, ps, params, seed, seat, dealer, own, calls, call_seats, ncalls, legal, m):
+    """The index in legal[:m] (call codes) of the call pimc makes (see the module
+    docstring)."""
+    if m == 1:
+        return 0
+    n = np.int64(params[PP_AUCTION_SAMPLES])
+    # the auction's decisions start from one state: their worlds differ only by what the calls
+    # since rule out
+    state = decision_state(seed, _seed_mix(params), seat, 0)
+    nw = draw_worlds(t, ps.worlds, n, state, n * np.int64(params[PP_MAX_TRIES]), seat, dealer,
+                     own, calls, call_seats, ncalls, ps.none_shown, ps.legal, 0, ps.legal, seat)
+    if nw == 0:
+        return 0  # nothing consistent found: should not happen; play safe and legal
+    _call_values(t, ps, nw, seat, dealer, legal, m, params[PP_PUNISHED] != 0.0)
+    K = t.c_team.shape[0]
+    sound = ZERO
+    for j in range(m):
+        ps.totals[j] = 0.0
+        ps.losing[j] = 0
+    for w in range(nw):
+        for j in range(m):
+            ps.totals[j] += ps.values[w, j]
+            ps.losing[j] += ps.values[w, j] < 0.0
+    for j in range(m):
+        bid = CALL_BID <= legal[j] < CALL_BID + K
+        if not (bid and 2 * ps.losing[j] > nw):
+            sound |= ONE << np.uint64(j)
+    return _best(ps, m, sound if params[PP_SOUND_BIDS] != 0.0 else ZERO)
+
+
+# ------------------------------------------------------------------------------------ cards
+
+
+@kernel_jit(inline='always')
+def _taken_so_far(t, ps, cards, played, winners):
+    """ps.points, ps.tricks: what each seat has taken in the finished tricks."""
+    for s in range(4):
+        ps.points[s] = 0.0
+        ps.tricks[s] = 0
+    for n in range(played // 4):
+        w = winners[n]
+        ps.tricks[w] += 1
+        for i in range(4):
+            ps.points[w] += t.card_points[cards[4 * n + i]]
+
+
+@kernel_jit(inline='always')
+def _card_root(t, ps, k, old, called, cards, played, leaders):
+    """ps.root_*: the open trick of the play so far in contract k, for old side old; called:
+    the called card while on duty (-1 none)."""
+    o = t.c_order[k]
+    ri, rf = ps.root_i, ps.root_f
+    opts = ypts = 0.0
+    otr = ytr = 0
+    for s in range(4):
+        if (old >> s) & 1:
+            opts += ps.points[s]
+            otr += ps.tricks[s]
+        else:
+            ypts += ps.points[s]
+            ytr += ps.tricks[s]
+    first = played - played % 4
+    seat = leaders[played // 4]
+    led = wcard = 0
+    wseat = seat
+    tp = 0.0
+    for i in range(played % 4):
+        c = cards[first + i]
+        tp += t.card_points[c]
+        led, wcard, wseat = play_to_trick(i, c, seat, t.suit[o, c], t.beat_mask[o, led, wcard],
+                                          led, wcard, wseat)
+        seat = (seat + 1) % 4
+    ri[R_SEAT], ri[R_POS], ri[R_LED], ri[R_WCARD], ri[R_WSEAT] = seat, played % 4, led, wcard, \
+        wseat
+    ri[R_OTR], ri[R_YTR], ri[R_DUTY] = otr, ytr, (t.suit[o, called] if called >= 0 else -1)
+    rf[0], rf[1], rf[2] = tp, opts, ypts
+
+
+@kernel_jit(inline='always')
+def _on_duty(t, k, called, cards, played):
+    """The called card while its duties hold (no finished trick led in its suit), else -1."""
+    if called < 0:
+        return -1
+    o = t.c_order[k]
+    for n in range(played // 4):
+        if t.suit[o, cards[4 * n]] == t.suit[o, called]:
+            return -1
+    return called
+
+
+@kernel_jit(inline='always')
+def _add_card_values(t, ps, w, seat, m, cards, played, leaders, gone):
+    """ps.totals[j] += the value to seat of playing ps.legal[j] in world w (gone: the cards
+    played)."""
+    ws = ps.worlds
+    h = ws.hands[w]
+    k, d = ws.contract[w], ws.declarer[w]
+    old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, d, h)
+    added = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, k, h, old)
+    called = -1
+    if t.c_run_away[k] > 0:
+        called = _on_duty(t, k, called_card(t.c_team[k], t.c_team_cards, k, d, h), cards,
+                          played)
+    nd = ws.doubles[0]
+    for i in range(nd):
+        ps.doubles[i] = ws.double_seats[i]
+    r = pricing_row(t, k, old, ps.doubles, nd, added, ps.store)
+    pf = ps.store.rows[r]
+    o = t.c_order[k]
+    _card_root(t, ps, k, old, called, cards, played, leaders)
+    for s in range(4):
+        ps.held[s] = h[s] & ~gone
+    lo, hi = full_window(pf)
+    sign = 1.0 if (old >> seat) & 1 else -1.0
+    for j in range(m):
+        v = card_value(ps.legal[j], ps.root_i, ps.root_f, ps.held, lo, hi, old, called,
+                       ps.store.sid[r], ps.play_ints[k], ps.order_masks[o], ps.order_floats[o],
+                       pf, ps.tt, ps.stats)
+        ps.totals[j] += sign * unscaled(pf, v)
+
+
+@kernel_jit()
+def pimc_card(t, ps, params, seed, seat, dealer, own, calls, call_seats, ncalls, shown, cards,
+              played, leaders, winners, allowed):
+    """The card pimc plays from allowed (see the module docstring): played cards are public
+    (cards[:played], tricks led by leaders and won by winners), shown the contract the table
+    saw."""
+    m = 0
+    gone = ZERO
+    for c in range(t.n_cards):
+        if (allowed >> np.uint64(c)) & ONE:
+            ps.legal[m] = c
+            m += 1
+    if m == 1:
+        return ps.legal[0]
+    for i in range(played):
+        gone |= ONE << np.uint64(cards[i])
+    n = np.int64(params[PP_SAMPLES])
+    state = decision_state(seed, _seed_mix(params), seat, ncalls + played)
+    nw = draw_worlds(t, ps.worlds, n, state, n * np.int64(params[PP_MAX_TRIES]), seat, dealer,
+                     own, calls, call_seats, ncalls, shown, cards, played, leaders, -1)
+    if nw == 0:
+        return ps.legal[0]  # nothing consistent found: should not happen; play safe and legal
+    _taken_so_far(t, ps, cards, played, winners)
+    for j in range(m):
+        ps.totals[j] = 0.0
+    for w in range(nw):
+        _add_card_values(t, ps, w, seat, m, cards, played, leaders, gone)
+    return ps.legal[_best(ps, m, ZERO)]
+
+
+# ------------------------------------------------------------------------- the Python face
+
+
+def kernel_params(samples: int, auction_samples: int, max_tries: int, punished: bool,
+                  sound_bids: bool, seed: int) -> list[float]:
+    """A pimc bot's parameter row (PP_*): its seed enters as seed times the golden ratio, mod
+    2**64, in two exact halves."""
+    mix = (seed * 0x9E3779B97F4A7C15) & (2 ** 64 - 1)
+    return [float(samples), float(auction_samples), float(max_tries), float(punished),
+            float(sound_bids), float(mix & 0xFFFFFFFF), float(mix >> 32)]
+
+
+def observed(cr, obs) -> dict:
+    """The arrays of what obs's seat saw, as the batch kernel hands them to `pimc_call` and
+    `pimc_card` (the same types, so that both share one build)."""
+    index = cr.card_index
+    codes = {name: i for i, name in enumerate(cr.call_names)}
+    cards, leaders, winners = [], [], []
+    for trick in obs.tricks:
+        leaders.append(trick.leader)
+        winners.append(-1 if trick.winner is None else trick.winner)
+        cards += [index[c] for c in trick.cards]
+    if len(cards) % 4 == 0:  # a trick to lead: by the last one's winner, or forehand
+        leaders.append(winners[-1] if winners else (obs.dealer + 1) % 4)
+    own = 0
+    for c in obs.dealt:
+        own |= 1 << index[c]
+    hs = cr.n_cards // 4
+    return dict(
+        own=np.uint64(own),
+        calls=np.array([codes[c] for _, c in obs.auction] or [0], np.int16),
+        call_seats=np.array([s for s, _ in obs.auction] or [0], np.int8),
+        ncalls=len(obs.auction),
+        shown=np.array([-1 if obs.bid is None else cr.contract_names.index(obs.bid),
+                        -1 if obs.bidder is None else obs.bidder], np.int64),
+        cards=np.array(cards + [-1] * (cr.n_cards - len(cards)), np.int64),
+        played=len(cards),
+        leaders=np.array((leaders + [0] * hs)[:hs], np.int8),
+        winners=np.array(winners + [0] * (hs - len(winners)), np.int8))
+
+
+def pimc_decide(cr, ps: PimcScratch, params: list[float], hand_seed: int, obs) -> str:
+    """pimc's action at obs (legal_actions has two or more), by the compiled decisions."""
+    from . import kernel  # noqa: F401  (fills the kernel's slots, which the replays compile)
+
+    o = observed(cr, obs)
+    t = cr.tables
+    row = np.array(params, np.float64)
+    seed = np.uint64(hand_seed)
+    if obs.phase == "play":
+        allowed = 0
+        for c in obs.legal_actions:
+            allowed |= 1 << cr.card_index[c]
+        card = pimc_card(t, ps, row, seed, obs.seat, obs.dealer, o["own"], o["calls"],
+                         o["call_seats"], o["ncalls"], o["shown"], o["cards"], o["played"],
+                         o["leaders"], o["winners"], np.uint64(allowed))
+        return cr.cards[card]
+    codes = {name: i for i, name in enumerate(cr.call_names)}
+    legal = np.array([codes[c] for c in obs.legal_actions], np.int64)
+    j = pimc_call(t, ps, row, seed, obs.seat, obs.dealer, o["own"], o["calls"], o["call_seats"],
+                  o["ncalls"], legal, len(legal))
+    return obs.legal_actions[j]

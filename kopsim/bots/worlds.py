@@ -1,0 +1,231 @@
+"""pimc's worlds, compiled: deals of the cards a seat cannot see, uniform among the deals
+consistent with everything it saw, and what the auction made of each.
+
+What the seat saw: its own cards, the calls (who said what, in order), the contract the table
+was shown (the bid in force, or a contract the deal made itself) and the cards played. The
+cards played rule cards out for the seats that played them (`sampler.constraints`' reasoning,
+through the same compiled `_add_allowed`); each unseen card is then dealt to a seat with
+probability proportional to the completions left (`sampler.count_completions`,
+`sampler._deal_one`), so every deal consistent with the play is equally likely. A deal is kept
+if the public auction replays on it exactly (`loop.replay_auction`, the batch kernel's own
+auction: every call legal for that seat in that deal, the same seat to speak next, or the
+auction over when the play has begun, and the same contract shown), and if every card played
+was legal in it (`loop.cards_allowed`: the called card's duties included); else it is drawn
+again, which keeps the draw uniform among the deals consistent with both.
+
+A decision's draws come from one state (the bot's seed and how much was public before it), so
+a decision is reproducible; `pimc_kernel` reads the worlds.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..engine.bits import ONE, ZERO, popcount
+from ..engine.codes import REPLAY_CONTRADICTED, REPLAY_NEXT, REPLAY_OVER
+from ..engine.draws import GOLDEN, STREAM, mix64
+from ..engine.jit import kernel_jit
+from ..engine.loop import Lineup, Outcomes, cards_allowed, replay_auction, scratch_for
+from ..engine.steps import called_card, play_to_trick
+from .sampler import Constraints, _add_allowed, _deal_one, count_completions
+
+
+class WorldScratch(NamedTuple):
+    """The worlds of a decision and the room to draw them in."""
+
+    hands: np.ndarray  # [world, seat] the cards dealt
+    contract: np.ndarray  # [world] the contract its auction made (-1: still going on)
+    declarer: np.ndarray
+    implied: np.ndarray  # [world] the contract if nobody bids, and its declarer
+    implied_decl: np.ndarray
+    known: np.ndarray  # [seat] the cards known to have been dealt to it
+    allowed: np.ndarray  # [seat] the unseen cards it may hold
+    need: np.ndarray  # [seat] how many unseen cards it holds
+    others: np.ndarray  # the three other seats
+    free: np.ndarray  # the unseen cards
+    ways: np.ndarray  # [card, x, y] completions (`count_completions`)
+    plays: np.ndarray  # the cards played, in order
+    play_seats: np.ndarray  # who played each
+    left: np.ndarray  # [seat] a world's cards while its play is replayed
+    # what every world kept replays alike: the bid in force or contract shown, and its
+    # declarer; how many doubles are said on it, by whom
+    shown: np.ndarray
+    doubles: np.ndarray
+    double_seats: np.ndarray
+    lineup: Lineup  # the public calls to replay, no bots
+    scratch: tuple  # the batch kernel's scratch (`loop.Scratch`), for one deal
+    out: Outcomes  # one row of the kernel's output
+
+
+def world_scratch(cr, n_worlds: int) -> WorldScratch:
+    t = cr.tables
+    nc, hs = cr.n_cards, cr.n_cards // 4
+    rows = cr.max_calls + 1
+    z = np.zeros
+    # no bots: every call is the table's, replayed (the kinds' tables empty)
+    lineup = Lineup(z(1, np.int64), z((1, 1)), z((1, 4), np.int64), z((1, 1, 2)),
+                    z((1, 7), np.int64), z((0, 1, 1, 1, 1)), z((1, 1), np.int64), z((1, 0)),
+                    z((0, 2), np.int64), z((0, nc), np.int64), z((rows, 2), np.int64),
+                    z(3, np.int64), ())
+    out = Outcomes(z(1, np.int16), z(1, np.int8), z(1, np.int8), z(1, np.int8), z(1, np.int8),
+                   z(1, np.int8), z((1, 4)), z((1, 4), np.int8), z((1, 4)), z((1, nc), np.int8),
+                   z((1, rows), np.int16), z((1, rows), np.int8), z(1, np.int16),
+                   z((1, nc), np.int8), z((1, hs), np.int8), z((1, hs), np.int8),
+                   z((0, rows), np.uint64))
+    n = max(n_worlds, 1)
+    return WorldScratch(z((n, 4), np.uint64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
+                        z(n, np.int64), z(4, np.uint64), z(4, np.uint64), z(4, np.int64),
+                        z(3, np.int64), z(nc, np.int64), z((nc + 1, hs + 1, hs + 1)),
+                        z(nc, np.int64), z(nc, np.int64), z(4, np.uint64), z(2, np.int64),
+                        z(1, np.int64), z(max(t.n_chain, 1), np.int64), lineup,
+                        scratch_for(t), out)
+
+
+@kernel_jit(inline='always')
+def decision_state(seed, seed_mix, seat, public):
+    """The first draw state of a decision: from the hand's seed, the bot's seed (seed_mix: it
+    times the golden ratio, mod 2**64), its seat and how many public actions came before
+    (`sampler.decision_state` of `Stream(hand seed + seed mix, 20 + seat).next()`)."""
+    state = mix64(np.uint64(seed) + seed_mix + np.uint64(20 + seat) * STREAM) + GOLDEN
+    return mix64(state) ^ (np.uint64(public) * GOLDEN)
+
+
+@kernel_jit(inline='always')
+def _public_plays(ws, cards, played, leaders):
+    """ws.plays, ws.play_seats: the cards played and who played each (tricks led by
+    leaders[trick])."""
+    for i in range(played):
+        ws.plays[i] = cards[i]
+        ws.play_seats[i] = (leaders[i // 4] + i % 4) % 4
+
+
+@kernel_jit(inline='always')
+def _constrain(t, ws, seat, own, played, shown_bid):
+    """What seat knows of the unseen cards (ws.known, free, allowed, need, others), under the
+    card order of the bid shown or, with none, of every contract played when nobody bids (a
+    card is ruled out only if every such order rules it out); returns how many are unseen."""
+    nc = t.n_cards
+    for s in range(4):
+        ws.known[s] = ZERO
+        ws.allowed[s] = ZERO
+    for i in range(played):
+        ws.known[ws.play_seats[i]] |= ONE << np.uint64(ws.plays[i])
+    ws.known[seat] = own
+    seen = ZERO
+    for s in range(4):
+        seen |= ws.known[s]
+    n_free = 0
+    for c in range(nc):
+        if not (seen >> np.uint64(c)) & ONE:
+            ws.free[n_free] = c
+            n_free += 1
+    free = ~seen & ((ONE << np.uint64(nc)) - ONE) if nc < 64 else ~seen
+    j = 0
+    for s in range(4):
+        ws.need[s] = 0 if s == seat else nc // 4 - popcount(ws.known[s])
+        if s != seat:
+            ws.others[j] = s
+            j += 1
+    if played < 2:  # nobody has followed a card yet: nothing is ruled out
+        for s in range(4):
+            ws.allowed[s] = free
+    else:
+        orders = ZERO
+        if shown_bid >= 0:
+            orders = ONE << np.uint64(t.c_order[shown_bid])
+        else:
+            for i in range(t.no_bid.shape[0]):
+                orders |= ONE << np.uint64(t.c_order[t.no_bid[i]])
+        for o in range(t.suit.shape[0]):
+            if (orders >> np.uint64(o)) & ONE:
+                _add_allowed(ws.plays[:played], ws.play_seats[:played], free,
+                             (t.suit[o], t.suit_mask[o], t.beat_mask[o]), t.follow_suit,
+                             t.trump_when_void, t.must_beat, ws.allowed)
+    ws.allowed[seat] = ZERO
+    return n_free
+
+
+@kernel_jit(inline='always')
+def _played_legally(t, ws, w, played, contract, declarer):
+    """Whether every card played was legal in world w under its contract (the called card's
+    duties included, until its suit is led)."""
+    o = t.c_order[contract]
+    for s in range(4):
+        ws.left[s] = ws.hands[w, s]
+    called = -1
+    if t.c_run_away[contract] > 0:
+        called = called_card(t.c_team[contract], t.c_team_cards, contract, declarer, ws.left)
+    called_suit = t.suit[o, called] if called >= 0 else -1
+    led = wcard = wseat = 0
+    for i in range(played):
+        pos = i % 4
+        c = ws.plays[i]
+        s = ws.play_seats[i]
+        bit = ONE << np.uint64(c)
+        if not cards_allowed(t, contract, ws.left[s], pos, led, wcard, called, called_suit) & bit:
+            return False
+        ws.left[s] &= ~bit
+        led, wcard, wseat = play_to_trick(pos, c, s, t.suit[o, c], t.beat_mask[o, led, wcard],
+                                          led, wcard, wseat)
+        if pos == 3 and called >= 0 and led == called_suit:
+            called = -1
+    return True
+
+
+@kernel_jit(inline='always')
+def _keep(t, ws, w, dealer, to_speak, shown, played):
+    """Whether world w explains what the seat saw; its reading of the auction into ws."""
+    sc = ws.scratch
+    for s in range(4):
+        sc.hands[s] = ws.hands[w, s]
+    found, speaker, contract, declarer, imp, imp_decl, nd = replay_auction(t, ws.lineup, sc,
+                                                                           ws.out, dealer)
+    if found == REPLAY_CONTRADICTED:
+        return False
+    if found == REPLAY_NEXT and speaker != to_speak:
+        return False
+    if found == REPLAY_OVER and (to_speak >= 0 or sc.shown[0] != shown[0]
+                                 or sc.shown[1] != shown[1]):
+        return False
+    if played > 0 and not _played_legally(t, ws, w, played, contract, declarer):
+        return False
+    ws.contract[w], ws.declarer[w] = contract, declarer
+    ws.implied[w], ws.implied_decl[w] = imp, imp_decl
+    # public, the same in every world kept: the bid in force (or contract shown), the doubles
+    ws.shown[0], ws.shown[1] = sc.shown[0], sc.shown[1]
+    ws.doubles[0] = nd
+    for i in range(nd):
+        ws.double_seats[i] = sc.double_seats[i]
+    return True
+
+
+@kernel_jit(inline='always')
+def draw_worlds(t, ws, n, state, max_draws, seat, dealer, own, calls, call_seats, ncalls, shown,
+                cards, played, leaders, to_speak):
+    """Draws up to n worlds into ws (fewer only if max_draws draws found no more), from the
+    draw state given: seat's own cards own, the public calls (codes, seats), the contract shown
+    (shown[0] -1: none), the first `played` cards played (tricks led by leaders), and who is to
+    speak next (-1: the play has begun). Returns how many."""
+    _public_plays(ws, cards, played, leaders)
+    n_free = _constrain(t, ws, seat, own, played, shown[0])
+    free = ws.free[:n_free]
+    count_completions(free, ws.allowed, ws.others, ws.need, ws.ways)
+    if ws.ways[0, ws.need[ws.others[0]], ws.need[ws.others[1]]] == 0.0:
+        return 0
+    for i in range(ncalls):
+        ws.lineup.replay[i, 0] = call_seats[i]
+        ws.lineup.replay[i, 1] = calls[i]
+    ws.lineup.replay_out[0] = ncalls
+    cons = Constraints(seat, dealer, ws.known, free, ws.allowed, ws.need, ws.others)
+    filled = 0
+    draws = 0
+    while filled < n and draws < max_draws:
+        draws += 1
+        for s in range(4):
+            ws.hands[filled, s] = ws.known[s]
+        state = _deal_one(cons, ws.ways, state, ws.hands, filled)
+        if _keep(t, ws, filled, dealer, to_speak, shown, played):
+            filled += 1
+    return filled
