@@ -141,7 +141,11 @@ def test_bench_rows_cover_heuristic_and_bots(capsys):
     assert {("batch", "random"), ("batch", "heuristic"), ("reference", "random")} <= lineups
     benches = {r["bench"]: r for r in rows if "bench" in r}
     assert benches["solver_full_position"]["median_ms"] > 0
-    assert benches["pimc_card_decision"]["decisions"] > 0
+    pimc = benches["pimc_card_decision"]
+    assert pimc["lineup"] == "pimc" and pimc["engine"] == "batch"
+    assert pimc["decisions"] > 0 and pimc["calls"] > 0
+    assert pimc["hands_per_s"] > 0 and pimc["reference_hands_per_s"] > 0
+    assert 0 < pimc["median_ms"] <= pimc["p90_ms"] and 0 < pimc["call_median_ms"]
 
 
 def test_parallel_replay_reports_the_same(sportowy_log, tmp_path, capsys):

@@ -178,8 +178,8 @@ def test_the_shared_auction_book_changes_no_decision(name, monkeypatch):
             seed = hand_seed(31, i)
             state = State(rules, Deal.from_seed(rules, seed, 0))
             bots = [spec.make(seed, s, rules) for s in range(4)]
-            while not state.is_terminal():
-                actions.append(bots[state.current_player()].act(
+            while not state.is_terminal():  # (the Python statement reads the book)
+                actions.append(bots[state.current_player()].act_in_python(
                     state.observation(state.current_player())))
                 state.apply_action(actions[-1])
         return actions

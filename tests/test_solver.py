@@ -294,7 +294,7 @@ def test_stored_pricing_prices_the_hand_as_the_doubles_said(name):
 
     import numpy as np
 
-    from kopsim.bots.pricing import P_SCALE, P_SEARCHED, pricing_store, row_of
+    from kopsim.bots.pricing import P_SCALE, P_SEARCHED, pricing_row, pricing_store
 
     cr = compile_rules(load_ruleset(name))
     store = pricing_store(cr)
@@ -304,7 +304,7 @@ def test_stored_pricing_prices_the_hand_as_the_doubles_said(name):
         for n in range(4):
             for doubles in itertools.product(range(4), repeat=n):
                 seats = np.array(list(doubles) or [0], np.int64)
-                r = row_of(cr.tables, k, old, seats, n, 0.0, store)
+                r = pricing_row(cr.tables, k, old, seats, n, 0.0, store)
                 assert (store.rows[r] == solver.pricing(cr, k, old, doubles)).all(), doubles
     rows = store.count[0]
     searched = [i for i in range(P_SEARCHED) if i != P_SCALE]

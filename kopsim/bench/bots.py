@@ -1,5 +1,6 @@
-"""Bot benchmarks: the solver on full positions and pimc per card decision (heuristic line-ups
-are rows of `kopsim.bench.engine` itself).
+"""Bot benchmarks: the solver on full positions, and four pimc seats (hands per second in the
+batch kernel, each decision's time through the reference engine); heuristic and ev line-ups are
+rows of `kopsim.bench.engine` itself.
 
 Medians, not means: a decision's cost varies with the position (early leads search far more
 than last-trick follows), and the issue's targets are stated as medians.
@@ -46,19 +47,27 @@ def solver_full_positions(ruleset: str = "kop", positions: int = 2000, seed: int
             "max_ms": round(1000 * max(times), 3)}
 
 
-def pimc_card_decisions(ruleset: str = "kop", hands: int = 200, seed: int = 1,
-                        samples: int | None = None) -> dict:
-    """Four pimc seats through the reference engine: hands per second (everything included),
-    and the time of pimc's decisions with a real choice (two or more legal actions), card
-    decisions and calls apart. The first hand is played before the clock starts (it loads the
+def pimc_card_decisions(ruleset: str = "kop", hands: int = 600, seed: int = 1,
+                        samples: int | None = None, reference_hands: int = 200) -> dict:
+    """Four pimc seats: hands per second in the batch kernel (`hands_per_s`, everything
+    included), and through the reference engine (`reference_hands_per_s`) the time of each
+    decision with a real choice (two or more legal actions), card decisions and calls apart
+    (the compiled decision and its Python face: reading the observation, calling in). The
+    first batch, and the first hand, are played before the clocks start (they load the
     compiled code)."""
     from ..bots import bot_spec
+    from ..engine.kernel import play_batch
+    from ..engine.layout import hand_seeds
     from ..engine.reference import Deal, State
     from ..engine.rng import hand_seed
     from ..rules.load import load_ruleset
 
     rules = load_ruleset(ruleset)
     spec = bot_spec({"name": "pimc"} if samples is None else {"name": "pimc", "samples": samples})
+    play_batch(rules, hand_seeds(seed + 1, 0, 4), np.arange(4), bots=[spec])
+    t0 = time.perf_counter()
+    play_batch(rules, hand_seeds(seed, 0, hands), np.arange(hands) % 4, bots=[spec])
+    kernel_dt = time.perf_counter() - t0
     cards: list[float] = []
     calls: list[float] = []
 
@@ -80,12 +89,14 @@ def pimc_card_decisions(ruleset: str = "kop", hands: int = 200, seed: int = 1,
     cards.clear()
     calls.clear()
     t0 = time.perf_counter()
-    for i in range(1, hands + 1):
+    for i in range(1, reference_hands + 1):
         play(i)
     dt = time.perf_counter() - t0
     return {"bench": "pimc_card_decision", "ruleset": ruleset, "lineup": "pimc",
-            "samples": spec.params.samples, "auction_samples": spec.params.auction_samples,
-            "hands": hands, "hands_per_s": round(hands / dt, 1), "decisions": len(cards),
+            "engine": "batch", "samples": spec.params.samples,
+            "auction_samples": spec.params.auction_samples, "hands": hands,
+            "hands_per_s": round(hands / kernel_dt, 1), "reference_hands": reference_hands,
+            "reference_hands_per_s": round(reference_hands / dt, 1), "decisions": len(cards),
             **_percentiles_ms("", cards), "calls": len(calls), **_percentiles_ms("call_", calls)}
 
 

@@ -121,7 +121,11 @@ def _value_tells_pay(pf, side):
 def _lead_payout(t, ps, h, k, old, called, n_doubles, added, seat, forehand):
     """Seat's payout when contract k is played double-dummy from the first lead in the deal h
     (its old side old, the doubles ps.doubles[:n_doubles], Laufende added, called card)."""
-    r = pricing_row(t, k, old, ps.doubles, n_doubles, added, ps.store)
+    # (int64 values, never literal constants, into the searches: one build each)
+    r = pricing_row(t, np.int64(k), np.int64(old), ps.doubles, np.int64(n_doubles),
+                    np.float64(added), ps.store)
+    called = np.int64(called)
+    old = np.int64(old)
     pf = ps.store.rows[r]
     o = t.c_order[k]
     ci, cm, cf = ps.play_ints[k], ps.order_masks[o], ps.order_floats[o]
@@ -141,7 +145,7 @@ def _lead_payout(t, ps, h, k, old, called, n_doubles, added, seat, forehand):
     for i in range(ps.pv.shape[0]):
         ps.pv[i] = -1
     solve_position(ps.root_i, ps.root_f, ps.line_h, old, called, sid, ci, cm, cf, pf, ps.tt,
-                   ps.stats, ps.line_v, ps.pv, False, True)
+                   ps.stats, ps.line_v, ps.pv, np.bool_(False), np.bool_(True))
     _first_lead_root(ps, t.suit[o], called, forehand)
     for s in range(4):
         ps.line_h[s] = h[s]
@@ -231,8 +235,10 @@ def pimc_call(t, ps, params, seed, seat, dealer, own, calls, call_seats, ncalls,
     # the auction's decisions start from one state: their worlds differ only by what the calls
     # since rule out
     state = decision_state(seed, _seed_mix(params), seat, 0)
+    nothing = ncalls - ncalls  # (variables, not constants: one build serves calls and cards)
     nw = draw_worlds(t, ps.worlds, n, state, n * np.int64(params[PP_MAX_TRIES]), seat, dealer,
-                     own, calls, call_seats, ncalls, ps.none_shown, ps.legal, 0, ps.legal, seat)
+                     own, calls, call_seats, ncalls, ps.none_shown, ps.legal, nothing,
+                     ps.worlds.out.call_seat[0], seat)
     if nw == 0:
         return 0  # nothing consistent found: should not happen; play safe and legal
     _call_values(t, ps, nw, seat, dealer, legal, m, params[PP_PUNISHED] != 0.0)
@@ -328,7 +334,10 @@ def _add_card_values(t, ps, w, seat, m, cards, played, leaders, gone):
     nd = ws.doubles[0]
     for i in range(nd):
         ps.doubles[i] = ws.double_seats[i]
-    r = pricing_row(t, k, old, ps.doubles, nd, added, ps.store)
+    r = pricing_row(t, np.int64(k), np.int64(old), ps.doubles, np.int64(nd), np.float64(added),
+                    ps.store)
+    called = np.int64(called)
+    old = np.int64(old)
     pf = ps.store.rows[r]
     o = t.c_order[k]
     _card_root(t, ps, k, old, called, cards, played, leaders)
@@ -361,8 +370,9 @@ def pimc_card(t, ps, params, seed, seat, dealer, own, calls, call_seats, ncalls,
         gone |= ONE << np.uint64(cards[i])
     n = np.int64(params[PP_SAMPLES])
     state = decision_state(seed, _seed_mix(params), seat, ncalls + played)
+    nobody = seat - seat - 1  # (a variable, not a constant: one build serves calls and cards)
     nw = draw_worlds(t, ps.worlds, n, state, n * np.int64(params[PP_MAX_TRIES]), seat, dealer,
-                     own, calls, call_seats, ncalls, shown, cards, played, leaders, -1)
+                     own, calls, call_seats, ncalls, shown, cards, played, leaders, nobody)
     if nw == 0:
         return ps.legal[0]  # nothing consistent found: should not happen; play safe and legal
     _taken_so_far(t, ps, cards, played, winners)

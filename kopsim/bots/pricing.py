@@ -186,7 +186,7 @@ def _clear(index):
                         index[a, b, c, d, e] = -1
 
 
-@kernel_jit(inline='always')
+@kernel_jit()
 def pricing_row(t, k, old_mask, double_seats, nd, added, store):
     """The store's row pricing contract k for this old side under double_seats[:nd] with the
     Laufende `added`, built on first use."""
@@ -218,10 +218,6 @@ def pricing_row(t, k, old_mask, double_seats, nd, added, store):
     return r
 
 
-@kernel_jit()
-def row_of(t, k, old_mask, double_seats, nd, added, store):
-    """`pricing_row`, callable from Python."""
-    return pricing_row(t, k, old_mask, double_seats, nd, added, store)
 
 
 @kernel_jit(inline='always')

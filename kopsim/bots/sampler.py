@@ -405,6 +405,8 @@ class Reading(NamedTuple):
     declarer: int | None
     implied: tuple[str, int | None]  # the contract if nobody bids (and its declarer)
     double_seats: tuple[int, ...]  # public, the same for every key
+    bid: str | None = None  # what the table is shown: the bid in force, or a dealt contract
+    bidder: int | None = None
 
 
 class AuctionBook:
@@ -466,7 +468,7 @@ class AuctionBook:
             return None
         self.states[key] = (st, len(self.auction))
         reading = Reading(st.contract, st.declarer, st.implied_contract(),
-                          tuple(st.double_seats))
+                          tuple(st.double_seats), st.bid, st.bidder)
         self.readings[key] = reading
         return reading
 
@@ -523,7 +525,7 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
         for w, key in enumerate(drawn):  # a new key is read on its first deal
             if not book.knows(key):
                 book.read(key, card_names(cr, hands[w]))
-        kept = [w for w, key in enumerate(drawn) if book.readings.get(key) is not None]
+        kept = [w for w, key in enumerate(drawn) if _shown_alike(obs, book.readings.get(key))]
         if history is not None or plays is not None:
             kept = [w for w in kept if _consistent(cr, obs, book.readings[drawn[w]], hands[w],
                                                    history, plays)]
@@ -531,6 +533,14 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
         readings += [book.readings[drawn[w]] for w in kept]
     out = np.concatenate(kept_hands) if kept_hands else np.zeros((0, 4), np.uint64)
     return Worlds(out, readings)
+
+
+def _shown_alike(obs: Observation, reading: Reading | None) -> bool:
+    """Whether a key's deals replay the auction (reading not None) and, once it is over, show
+    the table the contract it saw (a contract a deal makes itself is shown, by its declarer)."""
+    if reading is None:
+        return False
+    return reading.contract is None or (reading.bid, reading.bidder) == (obs.bid, obs.bidder)
 
 
 def _constraints_and_ways(cr: CompiledRules, obs: Observation, orders: list[int]):

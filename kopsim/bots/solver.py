@@ -25,7 +25,7 @@ from ..engine.steps import count_doubles, laufende_value, pay_out
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
 from .pricing import (P_DIRECTION, P_PAY_OLD, P_PAY_YOUNG, P_UNSCALED, P_VALUES, P_WIDTH,
-                      fill_row, point_sums, pricing_store, row_of, slot_of)
+                      fill_row, point_sums, pricing_row, pricing_store, slot_of)
 from .roots import (line_payouts_of_deals, move_values_of_deals, solve_position,
                     values_of_deals)
 from .search import new_table, play_tables, root_arrays
@@ -269,8 +269,8 @@ class DealSolver:
         if found is not None and found[0] == self.store.count[2]:  # the store's same start
             return found[1]
         seats = np.array([int(x) for x in doubles] or [0], np.int64)
-        r = int(row_of(self.cr.tables, np.int64(contract), np.int64(old_mask), seats,
-                       np.int64(len(doubles)), float(added), self.store))
+        r = int(pricing_row(self.cr.tables, np.int64(contract), np.int64(old_mask), seats,
+                            np.int64(len(doubles)), float(added), self.store))
         self.rows[key] = (int(self.store.count[2]), r)
         return r
 

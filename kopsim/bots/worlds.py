@@ -24,12 +24,42 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine.bits import ONE, ZERO, popcount
-from ..engine.codes import REPLAY_CONTRADICTED, REPLAY_NEXT, REPLAY_OVER
+from ..engine.codes import CALL_BID, REPLAY_CONTRADICTED, REPLAY_NEXT, REPLAY_OVER
 from ..engine.draws import GOLDEN, STREAM, mix64
 from ..engine.jit import kernel_jit
-from ..engine.loop import Lineup, Outcomes, cards_allowed, replay_auction, scratch_for
+from ..engine.loop import cards_allowed, replay_auction
 from ..engine.steps import called_card, play_to_trick
 from .sampler import Constraints, _add_allowed, _deal_one, count_completions
+
+
+class ReplayLineup(NamedTuple):
+    """The part of the kernel's `loop.Lineup` a replay of the auction reads: no bots, the
+    public calls."""
+
+    explore: np.ndarray  # no rows: nothing forced
+    replay: np.ndarray  # [call] (seat, code)
+    replay_out: np.ndarray  # how many; what the replay found, the seat to speak next
+
+
+class ReplayScratch(NamedTuple):
+    """The part of the kernel's `loop.Scratch` an auction reads and writes, for one deal."""
+
+    hands: np.ndarray
+    elig: np.ndarray
+    stack: np.ndarray
+    calls: np.ndarray
+    calls_tmp: np.ndarray
+    double_seats: np.ndarray
+    shown: np.ndarray
+
+
+class ReplayOut(NamedTuple):
+    """The part of the kernel's `loop.Outcomes` an auction writes: the calls of one deal."""
+
+    calls: np.ndarray
+    call_seat: np.ndarray
+    ncalls: np.ndarray
+    options: np.ndarray
 
 
 class WorldScratch(NamedTuple):
@@ -54,9 +84,9 @@ class WorldScratch(NamedTuple):
     shown: np.ndarray
     doubles: np.ndarray
     double_seats: np.ndarray
-    lineup: Lineup  # the public calls to replay, no bots
-    scratch: tuple  # the batch kernel's scratch (`loop.Scratch`), for one deal
-    out: Outcomes  # one row of the kernel's output
+    lineup: ReplayLineup
+    scratch: ReplayScratch
+    out: ReplayOut
 
 
 def world_scratch(cr, n_worlds: int) -> WorldScratch:
@@ -64,23 +94,21 @@ def world_scratch(cr, n_worlds: int) -> WorldScratch:
     nc, hs = cr.n_cards, cr.n_cards // 4
     rows = cr.max_calls + 1
     z = np.zeros
-    # no bots: every call is the table's, replayed (the kinds' tables empty)
-    lineup = Lineup(z(1, np.int64), z((1, 1)), z((1, 4), np.int64), z((1, 1, 2)),
-                    z((1, 7), np.int64), z((0, 1, 1, 1, 1)), z((1, 1), np.int64), z((1, 0)),
-                    z((0, 2), np.int64), z((0, nc), np.int64), z((rows, 2), np.int64),
-                    z(3, np.int64), ())
-    out = Outcomes(z(1, np.int16), z(1, np.int8), z(1, np.int8), z(1, np.int8), z(1, np.int8),
-                   z(1, np.int8), z((1, 4)), z((1, 4), np.int8), z((1, 4)), z((1, nc), np.int8),
-                   z((1, rows), np.int16), z((1, rows), np.int8), z(1, np.int16),
-                   z((1, nc), np.int8), z((1, hs), np.int8), z((1, hs), np.int8),
-                   z((0, rows), np.uint64))
+    K = t.c_team.shape[0]
+    lineup = ReplayLineup(z((0, 2), np.int64), z((rows, 2), np.int64), z(3, np.int64))
+    scratch = ReplayScratch(z(4, np.uint64), z((t.p_start.shape[0], 4), np.bool_),
+                            z(max(t.pred_stack, 1), np.bool_), z(CALL_BID + K, np.int64),
+                            z(CALL_BID + K, np.int64), z(max(t.n_chain, 1), np.int64),
+                            np.full(2, -1, np.int64))
+    out = ReplayOut(z((1, rows), np.int16), z((1, rows), np.int8), z(1, np.int16),
+                    z((0, rows), np.uint64))
     n = max(n_worlds, 1)
     return WorldScratch(z((n, 4), np.uint64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                         z(n, np.int64), z(4, np.uint64), z(4, np.uint64), z(4, np.int64),
                         z(3, np.int64), z(nc, np.int64), z((nc + 1, hs + 1, hs + 1)),
                         z(nc, np.int64), z(nc, np.int64), z(4, np.uint64), z(2, np.int64),
-                        z(1, np.int64), z(max(t.n_chain, 1), np.int64), lineup,
-                        scratch_for(t), out)
+                        z(1, np.int64), z(max(t.n_chain, 1), np.int64), lineup, scratch,
+                        out)
 
 
 @kernel_jit(inline='always')
@@ -174,9 +202,11 @@ def _played_legally(t, ws, w, played, contract, declarer):
     return True
 
 
-@kernel_jit(inline='always')
-def _keep(t, ws, w, dealer, to_speak, shown, played):
-    """Whether world w explains what the seat saw; its reading of the auction into ws."""
+@kernel_jit()
+def keep_world(t, ws, w, dealer, to_speak, shown, played):
+    """Whether world w explains what the seat saw (to_speak: the seat the table saw to speak
+    next, -1 once the play has begun); its reading of the auction into ws. (Compiled once, for
+    calls and cards alike.)"""
     sc = ws.scratch
     for s in range(4):
         sc.hands[s] = ws.hands[w, s]
@@ -201,7 +231,7 @@ def _keep(t, ws, w, dealer, to_speak, shown, played):
     return True
 
 
-@kernel_jit(inline='always')
+@kernel_jit()
 def draw_worlds(t, ws, n, state, max_draws, seat, dealer, own, calls, call_seats, ncalls, shown,
                 cards, played, leaders, to_speak):
     """Draws up to n worlds into ws (fewer only if max_draws draws found no more), from the
@@ -226,6 +256,6 @@ def draw_worlds(t, ws, n, state, max_draws, seat, dealer, own, calls, call_seats
         for s in range(4):
             ws.hands[filled, s] = ws.known[s]
         state = _deal_one(cons, ws.ways, state, ws.hands, filled)
-        if _keep(t, ws, filled, dealer, to_speak, shown, played):
+        if keep_world(t, ws, np.int64(filled), dealer, to_speak, shown, played):
             filled += 1
     return filled

@@ -20,7 +20,8 @@ def add_parser(sub) -> None:
                                       "(default: the ev bot's own, 100,000; fewer is quicker "
                                       "to learn, and times the same kernel)")
     b.add_argument("--bots", action="store_true",
-                   help="also the solver's and pimc's decision times (medians)")
+                   help="also the solver's and pimc's decision times (medians) and four pimc "
+                        "seats' hands/s")
     b.add_argument("--jobs", type=cliargs.jobs_list, default=None, metavar="N,N",
                    help="also time `kopsim run` (Parquet written) at these job counts, "
                         "e.g. --jobs 1,2, with the speed-up over the first")
@@ -55,10 +56,15 @@ def run(args) -> int:
         print(f"{r['ruleset']:<20}{r['engine']:<11}{r['lineup']:<11}{r['hands']:>11,}"
               f"{r['hands_per_s']:>14,.0f}{r['peak_rss_mb']:>13.1f}")
     for r in bots:
-        what = ("solver, full 4-trick position" if r["bench"] == "solver_full_position"
-                else f"pimc card decision ({r['samples']} samples)")
-        print(f"\n{r['ruleset']}: {what}: median {r['median_ms']} ms, 90th percentile "
-              f"{r['p90_ms']} ms")
+        if r["bench"] == "solver_full_position":
+            print(f"\n{r['ruleset']}: solver, full position: median {r['median_ms']} ms, 90th "
+                  f"percentile {r['p90_ms']} ms")
+            continue
+        print(f"\n{r['ruleset']}: four pimc seats: {r['hands_per_s']:,.0f} hands/s in the batch "
+              f"kernel, {r['reference_hands_per_s']:,.0f} through the reference engine; a card "
+              f"decision ({r['samples']} samples) median {r['median_ms']} ms, 90th percentile "
+              f"{r['p90_ms']} ms; a call ({r['auction_samples']} samples) median "
+              f"{r['call_median_ms']} ms, 90th percentile {r['call_p90_ms']} ms")
     if runs:
         print(f"\n`kopsim run` (Parquet written, one variant, {args.run_deals:,} deals)")
         print(f"{'ruleset':<20}{'line-up':<11}{'jobs':>5}{'hands/s':>14}{'speed-up':>10}"

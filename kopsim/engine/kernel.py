@@ -19,7 +19,8 @@ from ..rules.compile import TIERS, WINNERS, CompiledRules
 from ..rules.model import Ruleset
 from .codes import BOT_EV, BOT_PIMC
 from .jit import compile_once
-from .loop import Lineup, Outcomes, _play_batch, _play_batch_ev, _play_batch_pimc, scratch_for
+from .loop import (Lineup, Outcomes, _play_batch, _play_batch_ev, _play_batch_pimc,
+                   _play_batch_pimc_ev, scratch_for)
 
 __all__ = ["BatchResult", "play_batch", "take", "concat", "_play_batch"]
 
@@ -137,8 +138,9 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     lineup = Lineup(bot_kind, bot_params, seat_bot, h_power, h_ctab, ev_values, ev_binom,
                     ev_edges, explore, given, np.zeros((0, 2), np.int64), np.zeros(3, np.int64),
                     pimc)
-    kernel = (_play_batch_pimc if pimc else _play_batch_ev if (bot_kind == BOT_EV).any()
-              else _play_batch)
+    ev = (bot_kind == BOT_EV).any()
+    kernel = ((_play_batch_pimc_ev if ev else _play_batch_pimc) if pimc
+              else _play_batch_ev if ev else _play_batch)
     args = (seeds, dealers, cr.tables, lineup, scratch_for(cr.tables), out)
     compile_once(kernel, args)
     kernel(*args)

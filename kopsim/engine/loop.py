@@ -39,8 +39,8 @@ class Lineup(NamedTuple):
     explore: np.ndarray  # [hand] (call number, call code) forced, -1 for none; or no rows
     given: np.ndarray  # [hand, i] the i-th card dealt, instead of a shuffle; or no rows
     # pimc's replay of the public auction on a world (`replay_auction`): [call] (seat, code)
-    # said, instead of the bots' calls; or no rows. replay_out: [0] how many, then what the
-    # replay found (REPLAY_*) and the seat to speak next
+    # said, instead of the bots' calls (no rows in a line-up of bots); replay_out: [0] how
+    # many, then what the replay found (REPLAY_*) and the seat to speak next
     replay: np.ndarray
     replay_out: np.ndarray
     pimc: tuple  # the pimc kind's scratch (kopsim.bots.pimc_kernel), or an empty tuple
@@ -284,15 +284,23 @@ def _replayed_call(lu, sc, seat, m, ncalls):
 
 
 @kernel_jit(inline='always')
-def _choose_call(t, lu, sc, out, h, seat, m, ncalls, position, bid, bidder, nd, reopening, pimc):
-    """The index in sc.calls[:m] of the call seat makes: the public call replayed, or the one
-    calibration forces, else its bot's choice (position: the seat's, counted from forehand;
-    reopening: in the round a silent first round reopens, the ev kind's context of its own,
-    after every other; pimc: may a bot be of the pimc kind, a constant of each kernel). -1:
-    the replay stops here."""
+def _choose_call(t, lu, sc, out, h, seat, m, ncalls, position, bid, bidder, nd, reopening, bots,
+                 pimc):
+    """The index in sc.calls[:m] of the call seat makes (-1: a replay stops here). bots, pimc:
+    constants of each compiled auction: do bots say the calls (else the public calls are
+    replayed, `replay_auction`: no bot is compiled in), may one be of the pimc kind?"""
+    if bots:
+        return _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, bid, bidder, nd,
+                         reopening, pimc)
+    return _replayed_call(lu, sc, seat, m, ncalls)
+
+
+@kernel_jit(inline='always')
+def _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, bid, bidder, nd, reopening, pimc):
+    """The index in sc.calls[:m] of the call seat makes: the one calibration forces, else its
+    bot's choice (position: the seat's, counted from forehand; reopening: in the round a
+    silent first round reopens, the ev kind's context of its own, after every other)."""
     buf = sc.calls
-    if lu.replay.shape[0] > 0:
-        return _replayed_call(lu, sc, seat, m, ncalls)
     explore = lu.explore
     if explore.shape[0] > 0 and explore[h, 0] == ncalls:
         for i in range(m):
@@ -303,9 +311,11 @@ def _choose_call(t, lu, sc, out, h, seat, m, ncalls, position, bid, bidder, nd, 
     if kind == BOT_RANDOM:
         return _draw_seat(sc.streams, seat, m)
     if pimc and kind == BOT_PIMC:
-        return botcalls.pimc_call(t, lu.pimc, lu.bot_params[b], sc.seed[0], seat,
-                                  (seat - position + 3) % 4, sc.hands[seat], out.calls[h],
-                                  out.call_seat[h], ncalls, buf, m)
+        # (as int64 values, never literal constants: one build of the decision serves all)
+        return botcalls.pimc_call(t, lu.pimc, lu.bot_params[b], sc.seed[0], np.int64(seat),
+                                  np.int64((seat - position + 3) % 4), sc.hands[seat],
+                                  out.calls[h], out.call_seat[h], np.int64(ncalls), buf,
+                                  np.int64(m))
     if kind == BOT_EV:
         k = bid if bid >= 0 else t.normal_k
         context = (2 * (bid + 1) + (bidder == seat)) * (t.n_chain + 1) + nd
@@ -335,9 +345,9 @@ def _record_call(lu, sc, out, h, ncalls, seat, call, m):
 
 
 @kernel_jit(inline='always')
-def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, pimc):
+def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, bots, pimc):
     """Plays the auction of hand h; returns (bid in force or -1, its bidder, doubles said),
-    the seat of each double in sc.double_seats (pimc: see `_choose_call`)."""
+    the seat of each double in sc.double_seats (bots, pimc: see `_choose_call`)."""
     K = t.c_team.shape[0]
     nd, ncalls, bid, bidder = 0, 0, -1, -1
     spoken, asked, passes, any_call, turn, speaks = 0, 0, 0, False, forehand, 0
@@ -361,7 +371,7 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, pimc):
         if t.style == STYLE_SINGLE and n_bids == 0:
             continue  # nothing to bid: this seat does not speak
         j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder,
-                         nd, reopening, pimc)
+                         nd, reopening, bots, pimc)
         if j < 0:  # a replay stops
             out.ncalls[h] = ncalls
             return bid, bidder, nd
@@ -400,7 +410,7 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, pimc):
             turn = (turn + 1) % 4
     if t.doubles_after_single and bid >= 0:
         nd, ncalls = _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken,
-                                     pimc)
+                                     bots, pimc)
     out.ncalls[h] = ncalls
     return bid, bidder, nd
 
@@ -421,7 +431,7 @@ def _announcements(t, sc, seat, first):
 
 
 @kernel_jit(inline='always')
-def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken, pimc):
+def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken, bots, pimc):
     """The doubling round after a single declaration round: from forehand each seat passes or
     says the next double, until end_after_passes passes follow a double, or four passes none.
     Returns (doubles said, calls so far)."""
@@ -436,7 +446,7 @@ def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken, pi
         if t.r_forbid.shape[0] > 0:
             m = _restrict_calls(t, sc, m, turn, ((spoken >> turn) & 1) == 0, bid, 0)
         j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder,
-                         nd, False, pimc)
+                         nd, False, bots, pimc)
         if j < 0:  # a replay stops
             return nd, ncalls
         call = sc.calls[j]
@@ -465,10 +475,11 @@ def _choose_card(t, lu, sc, out, h, seat, allowed, leader, bid, bidder, nd, fore
     if kind == BOT_RANDOM:
         return nth_bit(allowed, _draw_seat(sc.streams, seat, popcount(allowed)))
     if pimc and kind == BOT_PIMC:
-        return botcalls.pimc_card(t, lu.pimc, lu.bot_params[b], sc.seed[0], seat,
-                                  (forehand + 3) % 4, sc.hands[seat], out.calls[h],
-                                  out.call_seat[h], out.ncalls[h], sc.shown, sc.seq, played,
-                                  out.leaders[h], out.trick_winners[h], allowed)
+        return botcalls.pimc_card(t, lu.pimc, lu.bot_params[b], sc.seed[0], np.int64(seat),
+                                  np.int64((forehand + 3) % 4), sc.hands[seat], out.calls[h],
+                                  out.call_seat[h], np.int64(out.ncalls[h]), sc.shown, sc.seq,
+                                  np.int64(played), out.leaders[h], out.trick_winners[h],
+                                  allowed)
     if endgame and kind == BOT_EV:
         card = botcalls.ev_endgame_card(t, sc, seat, allowed, leader, bid, bidder, nd, forehand,
                                         lu.bot_params[b])
@@ -597,10 +608,10 @@ def _deal_hand(t, lu, sc, out, h, seed, dealer):
 
 
 @kernel_jit(inline='always')
-def _contract_of(t, lu, sc, out, h, forehand, pimc):
+def _contract_of(t, lu, sc, out, h, forehand, bots, pimc):
     """(contract, declarer, bid in force, its bidder, doubles said, no-bid contract, its
     declarer) that the deal in sc (sc.elig worked out) makes: its special hand, or its
-    auction's; sc.shown: what the table sees of it."""
+    auction's (bots, pimc: see `_choose_call`); sc.shown: what the table sees of it."""
     imp, imp_decl = _no_bid_contract(t, sc.elig, forehand)
     contract, declarer = _dealt_contract(t, sc.elig, forehand)
     bid, bidder, nd = -1, -1, 0
@@ -608,10 +619,20 @@ def _contract_of(t, lu, sc, out, h, forehand, pimc):
         out.ncalls[h] = 0
         sc.shown[0], sc.shown[1] = contract, declarer
     else:
-        bid, bidder, nd = _auction(t, lu, sc, out, h, forehand, imp, imp_decl, pimc)
+        bid, bidder, nd = _auction(t, lu, sc, out, h, forehand, imp, imp_decl, bots, pimc)
         contract, declarer = (bid, bidder) if bid >= 0 else (imp, imp_decl)
         sc.shown[0], sc.shown[1] = bid, bidder
+        if bid < 0 and _listed(t.dealt, contract):  # (as the reference engine shows it)
+            sc.shown[0], sc.shown[1] = contract, declarer
     return contract, declarer, bid, bidder, nd, imp, imp_decl
+
+
+@kernel_jit(inline='always')
+def _listed(ks, k):
+    for i in range(ks.shape[0]):
+        if ks[i] == k:
+            return True
+    return False
 
 
 @kernel_jit(inline='always')
@@ -627,7 +648,7 @@ def replay_auction(t, lu, sc, out, dealer):
     lu.replay_out[1] = REPLAY_OVER
     lu.replay_out[2] = -1
     contract, declarer, _, _, nd, imp, imp_decl = _contract_of(t, lu, sc, out, 0, forehand,
-                                                               False)
+                                                               False, False)
     found = lu.replay_out[1]
     if found == REPLAY_OVER and out.ncalls[0] < lu.replay_out[0]:
         found = REPLAY_CONTRADICTED  # it ended before the table's did
@@ -646,7 +667,8 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
     forehand = (dealer + 1) % 4
     _deal_hand(t, lu, sc, out, h, np.uint64(seeds[h]), dealer)
     _believe_no_bid(t, sc.elig, sc.believed_k, sc.believed_decl)
-    contract, declarer, bid, bidder, nd, _, _ = _contract_of(t, lu, sc, out, h, forehand, pimc)
+    contract, declarer, bid, bidder, nd, _, _ = _contract_of(t, lu, sc, out, h, forehand, True,
+                                                             pimc)
     old = form_teams(t.c_team[contract], t.c_team_mask[contract], t.c_team_cards, contract,
                      declarer, sc.hands)
     for s in range(4):
@@ -672,7 +694,7 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
         out.payouts[h, s] = sc.pay[s]
 
 
-# Three kernels, the ev bots' endgame and the pimc kind compiled only into theirs: a call handing
+# Four kernels, the ev bots' endgame and the pimc kind compiled only into theirs: a call handing
 # over the rules and scratch tuples (hundreds of arguments) cost every other line-up a fifth of
 # its speed by its mere presence in the card loop, even never taken.
 @kernel_jit()
@@ -691,6 +713,13 @@ def _play_batch_ev(seeds, dealers, t, lu, sc, out):
 
 @kernel_jit()
 def _play_batch_pimc(seeds, dealers, t, lu, sc, out):
-    """Plays every hand of the batch (`_play_hand`); a line-up with pimc bots (and any other)."""
+    """Plays every hand of the batch (`_play_hand`); a line-up with pimc bots, without ev."""
+    for h in range(seeds.shape[0]):
+        _play_hand(seeds, dealers, t, lu, sc, out, h, False, True)
+
+
+@kernel_jit()
+def _play_batch_pimc_ev(seeds, dealers, t, lu, sc, out):
+    """Plays every hand of the batch (`_play_hand`); a line-up with pimc and ev bots."""
     for h in range(seeds.shape[0]):
         _play_hand(seeds, dealers, t, lu, sc, out, h, True, True)
