@@ -26,14 +26,15 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine.bits import ONE, ZERO
+from ..engine.botcalls import SeatView
 from ..engine.codes import CALL_BID, N_PRICED_TIERS, TIER_OUT, WIN_NOBODY, WIN_OLD
 from ..engine.jit import kernel_jit
 from ..engine.steps import called_card, form_teams, laufende_value, pay_out, play_to_trick
 from .pricing import (P_PAY_OLD, P_PAY_YOUNG, P_VALUES, PricingStore, full_window, pricing_row,
                       pricing_store, unscaled)
 from .roots import card_value, line_outcome, position_value, solve_position
-from .search import R_DUTY, R_LED, R_OTR, R_POS, R_SEAT, R_WCARD, R_WSEAT, R_YTR, new_table, \
-    play_tables
+from .search import (R_DUTY, R_LED, R_OTR, R_POS, R_SEAT, R_WCARD, R_WSEAT, R_YTR, SearchContext,
+                     new_table, play_tables)
 from .worlds import WorldScratch, decision_state, draw_worlds, world_scratch
 
 N_SLOTS = 3 * N_PRICED_TIERS
@@ -121,35 +122,41 @@ def _value_tells_pay(pf, side):
 def _lead_payout(t, ps, h, k, old, called, n_doubles, added, seat, forehand):
     """Seat's payout when contract k is played double-dummy from the first lead in the deal h
     (its old side old, the doubles ps.doubles[:n_doubles], Laufende added, called card)."""
-    # (int64 values, never literal constants, into the searches: one build each)
-    r = pricing_row(t, np.int64(k), np.int64(old), ps.doubles, np.int64(n_doubles),
-                    np.float64(added), ps.store)
-    called = np.int64(called)
-    old = np.int64(old)
-    pf = ps.store.rows[r]
-    o = t.c_order[k]
-    ci, cm, cf = ps.play_ints[k], ps.order_masks[o], ps.order_floats[o]
-    sid = ps.store.sid[r]
+    side, ctx = _search(t, ps, k, old, called, n_doubles, added)
+    pf = ctx.pf
     lo, hi = full_window(pf)
-    _first_lead_root(ps, t.suit[o], called, forehand)
-    v = position_value(ps.root_i, ps.root_f, h, lo, hi, old, called, sid, ci, cm, cf, pf, ps.tt,
-                       ps.stats)
-    side = P_PAY_OLD if (old >> seat) & 1 else P_PAY_YOUNG
-    if _value_tells_pay(pf, side):
+    _first_lead_root(ps, t.suit[t.c_order[k]], called, forehand)
+    v = position_value(ps.root_i, ps.root_f, h, lo, hi, side, ctx)
+    pay = P_PAY_OLD if (old >> seat) & 1 else P_PAY_YOUNG
+    if _value_tells_pay(pf, pay):
         for i in range(N_SLOTS):
             if pf[P_VALUES + i] == v:
-                return pf[side + i]
+                return pf[pay + i]
     # the payout of a best line's outcome
     for s in range(4):
         ps.line_h[s] = h[s]
     for i in range(ps.pv.shape[0]):
         ps.pv[i] = -1
-    solve_position(ps.root_i, ps.root_f, ps.line_h, old, called, sid, ci, cm, cf, pf, ps.tt,
-                   ps.stats, ps.line_v, ps.pv, np.bool_(False), np.bool_(True))
-    _first_lead_root(ps, t.suit[o], called, forehand)
+    solve_position(ps.root_i, ps.root_f, ps.line_h, side, ctx, ps.line_v, ps.pv,
+                   np.bool_(False), np.bool_(True))
+    _first_lead_root(ps, t.suit[t.c_order[k]], called, forehand)
     for s in range(4):
         ps.line_h[s] = h[s]
-    return pf[side + line_outcome(ps.root_i, ps.root_f, ps.line_h, ps.pv, old, ci, cm, cf, pf)]
+    return pf[pay + line_outcome(ps.root_i, ps.root_f, ps.line_h, ps.pv, side[0], ctx)]
+
+
+@kernel_jit(inline='always')
+def _search(t, ps, k, old, called, n_doubles, added):
+    """(side, context) of a search of contract k with this old side and called card (-1
+    none), under the doubles ps.doubles[:n_doubles] and the Laufende added (its pricing found
+    or built in the store). (int64 values, never literal constants, into the searches: one
+    build of each.)"""
+    r = pricing_row(t, np.int64(k), np.int64(old), ps.doubles, np.int64(n_doubles),
+                    np.float64(added), ps.store)
+    o = t.c_order[k]
+    side = (np.int64(old), np.int64(called), ps.store.sid[r])
+    return side, SearchContext(ps.play_ints[k], ps.order_masks[o], ps.order_floats[o],
+                               ps.store.rows[r], ps.tt, ps.stats)
 
 
 @kernel_jit(inline='always')
@@ -226,22 +233,19 @@ def _best(ps, m, among_mask):
 
 
 @kernel_jit()
-def pimc_call(t, ps, params, seed, seat, dealer, own, calls, call_seats, ncalls, legal, m):
-    """The index in legal[:m] (call codes) of the call pimc makes (see the module
-    docstring)."""
+def pimc_call(t, ps, params, seed, view, legal, m):
+    """The index in legal[:m] (call codes) of the call pimc makes seeing view (a
+    `botcalls.SeatView`; see the module docstring)."""
     if m == 1:
         return 0
     n = np.int64(params[PP_AUCTION_SAMPLES])
     # the auction's decisions start from one state: their worlds differ only by what the calls
     # since rule out
-    state = decision_state(seed, _seed_mix(params), seat, 0)
-    nothing = ncalls - ncalls  # (variables, not constants: one build serves calls and cards)
-    nw = draw_worlds(t, ps.worlds, n, state, n * np.int64(params[PP_MAX_TRIES]), seat, dealer,
-                     own, calls, call_seats, ncalls, ps.none_shown, ps.legal, nothing,
-                     ps.worlds.out.call_seat[0], seat)
+    state = decision_state(seed, _seed_mix(params), view.seat, 0)
+    nw = draw_worlds(t, ps.worlds, view, n, state, n * np.int64(params[PP_MAX_TRIES]))
     if nw == 0:
         return 0  # nothing consistent found: should not happen; play safe and legal
-    _call_values(t, ps, nw, seat, dealer, legal, m, params[PP_PUNISHED] != 0.0)
+    _call_values(t, ps, nw, view.seat, view.dealer, legal, m, params[PP_PUNISHED] != 0.0)
     K = t.c_team.shape[0]
     sound = ZERO
     for j in range(m):
@@ -334,30 +338,22 @@ def _add_card_values(t, ps, w, seat, m, cards, played, leaders, gone):
     nd = ws.doubles[0]
     for i in range(nd):
         ps.doubles[i] = ws.double_seats[i]
-    r = pricing_row(t, np.int64(k), np.int64(old), ps.doubles, np.int64(nd), np.float64(added),
-                    ps.store)
-    called = np.int64(called)
-    old = np.int64(old)
-    pf = ps.store.rows[r]
-    o = t.c_order[k]
+    side, ctx = _search(t, ps, k, old, called, nd, added)
     _card_root(t, ps, k, old, called, cards, played, leaders)
     for s in range(4):
         ps.held[s] = h[s] & ~gone
-    lo, hi = full_window(pf)
+    lo, hi = full_window(ctx.pf)
     sign = 1.0 if (old >> seat) & 1 else -1.0
     for j in range(m):
-        v = card_value(ps.legal[j], ps.root_i, ps.root_f, ps.held, lo, hi, old, called,
-                       ps.store.sid[r], ps.play_ints[k], ps.order_masks[o], ps.order_floats[o],
-                       pf, ps.tt, ps.stats)
-        ps.totals[j] += sign * unscaled(pf, v)
+        v = card_value(ps.legal[j], ps.root_i, ps.root_f, ps.held, lo, hi, side, ctx)
+        ps.totals[j] += sign * unscaled(ctx.pf, v)
 
 
 @kernel_jit()
-def pimc_card(t, ps, params, seed, seat, dealer, own, calls, call_seats, ncalls, shown, cards,
-              played, leaders, winners, allowed):
-    """The card pimc plays from allowed (see the module docstring): played cards are public
-    (cards[:played], tricks led by leaders and won by winners), shown the contract the table
-    saw."""
+def pimc_card(t, ps, params, seed, view, allowed):
+    """The card pimc plays from allowed seeing view (a `botcalls.SeatView`; see the module
+    docstring)."""
+    seat, cards, played, leaders = view.seat, view.cards, view.played, view.leaders
     m = 0
     gone = ZERO
     for c in range(t.n_cards):
@@ -369,13 +365,11 @@ def pimc_card(t, ps, params, seed, seat, dealer, own, calls, call_seats, ncalls,
     for i in range(played):
         gone |= ONE << np.uint64(cards[i])
     n = np.int64(params[PP_SAMPLES])
-    state = decision_state(seed, _seed_mix(params), seat, ncalls + played)
-    nobody = seat - seat - 1  # (a variable, not a constant: one build serves calls and cards)
-    nw = draw_worlds(t, ps.worlds, n, state, n * np.int64(params[PP_MAX_TRIES]), seat, dealer,
-                     own, calls, call_seats, ncalls, shown, cards, played, leaders, nobody)
+    state = decision_state(seed, _seed_mix(params), seat, view.ncalls + played)
+    nw = draw_worlds(t, ps.worlds, view, n, state, n * np.int64(params[PP_MAX_TRIES]))
     if nw == 0:
         return ps.legal[0]  # nothing consistent found: should not happen; play safe and legal
-    _taken_so_far(t, ps, cards, played, winners)
+    _taken_so_far(t, ps, cards, played, view.winners)
     for j in range(m):
         ps.totals[j] = 0.0
     for w in range(nw):
@@ -395,9 +389,9 @@ def kernel_params(samples: int, auction_samples: int, max_tries: int, punished: 
             float(sound_bids), float(mix & 0xFFFFFFFF), float(mix >> 32)]
 
 
-def observed(cr, obs) -> dict:
-    """The arrays of what obs's seat saw, as the batch kernel hands them to `pimc_call` and
-    `pimc_card` (the same types, so that both share one build)."""
+def observed(cr, obs) -> SeatView:
+    """What obs's seat saw, as the batch kernel hands it to `pimc_call` and `pimc_card` (in the
+    same types: both share one build)."""
     index = cr.card_index
     codes = {name: i for i, name in enumerate(cr.call_names)}
     cards, leaders, winners = [], [], []
@@ -411,37 +405,30 @@ def observed(cr, obs) -> dict:
     for c in obs.dealt:
         own |= 1 << index[c]
     hs = cr.n_cards // 4
-    return dict(
-        own=np.uint64(own),
-        calls=np.array([codes[c] for _, c in obs.auction] or [0], np.int16),
-        call_seats=np.array([s for s, _ in obs.auction] or [0], np.int8),
-        ncalls=len(obs.auction),
-        shown=np.array([-1 if obs.bid is None else cr.contract_names.index(obs.bid),
-                        -1 if obs.bidder is None else obs.bidder], np.int64),
-        cards=np.array(cards + [-1] * (cr.n_cards - len(cards)), np.int64),
-        played=len(cards),
-        leaders=np.array((leaders + [0] * hs)[:hs], np.int8),
-        winners=np.array(winners + [0] * (hs - len(winners)), np.int8))
+    return SeatView(
+        obs.seat, obs.dealer, np.uint64(own),
+        np.array([codes[c] for _, c in obs.auction] or [0], np.int16),
+        np.array([s for s, _ in obs.auction] or [0], np.int8), len(obs.auction),
+        np.array([-1 if obs.bid is None else cr.contract_names.index(obs.bid),
+                  -1 if obs.bidder is None else obs.bidder], np.int64),
+        np.array(cards + [-1] * (cr.n_cards - len(cards)), np.int64), len(cards),
+        np.array((leaders + [0] * hs)[:hs], np.int8),
+        np.array(winners + [0] * (hs - len(winners)), np.int8),
+        obs.seat if obs.phase == "auction" else -1)
 
 
 def pimc_decide(cr, ps: PimcScratch, params: list[float], hand_seed: int, obs) -> str:
     """pimc's action at obs (legal_actions has two or more), by the compiled decisions."""
     from . import kernel  # noqa: F401  (fills the kernel's slots, which the replays compile)
 
-    o = observed(cr, obs)
-    t = cr.tables
+    view = observed(cr, obs)
     row = np.array(params, np.float64)
     seed = np.uint64(hand_seed)
     if obs.phase == "play":
         allowed = 0
         for c in obs.legal_actions:
             allowed |= 1 << cr.card_index[c]
-        card = pimc_card(t, ps, row, seed, obs.seat, obs.dealer, o["own"], o["calls"],
-                         o["call_seats"], o["ncalls"], o["shown"], o["cards"], o["played"],
-                         o["leaders"], o["winners"], np.uint64(allowed))
-        return cr.cards[card]
+        return cr.cards[pimc_card(cr.tables, ps, row, seed, view, np.uint64(allowed))]
     codes = {name: i for i, name in enumerate(cr.call_names)}
     legal = np.array([codes[c] for c in obs.legal_actions], np.int64)
-    j = pimc_call(t, ps, row, seed, obs.seat, obs.dealer, o["own"], o["calls"], o["call_seats"],
-                  o["ncalls"], legal, len(legal))
-    return obs.legal_actions[j]
+    return obs.legal_actions[pimc_call(cr.tables, ps, row, seed, view, legal, len(legal))]

@@ -125,7 +125,7 @@ def constraints(cr: CompiledRules, obs: Observation, orders: list[int]) -> Const
         allowed[:] = np.uint64(free_mask)
     else:
         for o in orders:
-            _add_allowed(cards, seats, np.uint64(free_mask), _order_arrays(cr, o),
+            add_allowed(cards, seats, np.uint64(free_mask), _order_arrays(cr, o),
                          p.follow_suit, p.trump_when_void, p.must_beat, allowed)
     allowed[obs.seat] = ZERO
     others = np.array([s for s in range(4) if s != obs.seat], np.int64)
@@ -142,7 +142,7 @@ def _order_arrays(cr: CompiledRules, o: int):
 
 
 @kernel_jit()
-def _add_allowed(cards, seats, free, order, follow, trump_void, must_beat, allowed):
+def add_allowed(cards, seats, free, order, follow, trump_void, must_beat, allowed):
     """Adds to allowed[seat] the unseen cards (free) each seat may hold after playing cards[i]
     (by seats[i]) in tricks of four from the first, under one card order (suit, suit masks,
     beating cards): a card is ruled out when holding it beside the card played would have made
@@ -253,7 +253,7 @@ def _uniform(state):
 
 
 @kernel_jit(inline='always')
-def _deal_one(cons, ways, state, out, w):
+def deal_one(cons, ways, state, out, w):
     """Deals the unseen cards into row w of out (which holds the known cards already), each
     deal consistent with the play equally likely; returns the next state."""
     seat, dealer, known, free, allowed, need, others = cons
@@ -335,7 +335,7 @@ def sample_worlds(cons, ways, preds, bad_keys, state, max_draws, hands, keys):
         draws += 1
         for s in range(4):
             hands[filled, s] = known[s]
-        state = _deal_one(cons, ways, state, hands, filled)
+        state = deal_one(cons, ways, state, hands, filled)
         key = _predicate_key(preds, hands, filled, cons.dealer, n_pred)
         if not _is_listed(bad_keys, key):
             keys[filled] = key

@@ -25,9 +25,8 @@ What the search reads comes in small arrays, so that a call hands over few words
   the value's direction (more points and tricks never hurt, or never help, the old side), which
   lets a boundary stop once what is left to take cannot bring the value into the window.
 
-A position is a tuple of scalars (`Position`'s fields, in order); `position_value`,
-`solve_position` and the `*_of_deals` functions start searches from one, given as two small
-arrays (`root_arrays`).
+A position travels in tuples of scalars (see below); `kopsim.bots.roots` starts searches from
+one given as two small arrays (`root_arrays`).
 
 Everything is compiled without reference counting (`kernel_jit`): the searches run inside the
 batch kernel's loop, and allocate nothing. (A recursive function is never handed a literal
@@ -64,24 +63,26 @@ TT_ENTRY = np.dtype([("h0", np.uint64), ("h1", np.uint64), ("h2", np.uint64),
                      ("ypts", np.float64), ("lo", np.float64), ("hi", np.float64)], align=True)
 
 
-class Position(NamedTuple):
-    """A position of the play, the search's state: the cards still out, seat to play card pos
-    of the trick (led in suit group led, card wcard of seat wseat winning it, tp its points so
-    far), both sides' points and tricks taken, and the called card's suit group while its
-    duties hold (-1 none)."""
+class SearchContext(NamedTuple):
+    """What a search reads besides its position: a contract's play (a `play_ints` row), its
+    card order (`order_masks`, `order_floats` rows), its pricing row, the transposition table,
+    and [0] the positions searched."""
 
-    rem: int
-    seat: int
-    pos: int
-    led: int
-    wcard: int
-    wseat: int
-    tp: float
-    opts: float
-    ypts: float
-    otr: int
-    ytr: int
-    duty: int
+    ci: np.ndarray
+    cm: np.ndarray
+    cf: np.ndarray
+    pf: np.ndarray
+    tt: np.ndarray
+    stats: np.ndarray
+
+
+# The search's state travels in small tuples of scalars (numba passes them as their scalars):
+# hands: each seat's cards (h0, h1, h2, h3), masked by the cards still out (rem);
+# side: (old side's seats, the called card (-1 none), the search id of the pricing row);
+# score: both sides' points and tricks taken (opts, ypts, otr, ytr);
+# trick: the open trick, (seat to play, its place pos in the trick, the suit group led, the
+#   card winning it, that card's seat, its points so far);
+# duty: the called card's suit group while its duties hold (-1 none).
 
 
 # ------------------------------------------------------------------------------- tables, once
@@ -144,7 +145,8 @@ def root_arrays(cr, contract: int, old_mask: int, leader: int, trick, points, tr
 
 
 @kernel_jit(inline='always')
-def _hand(h0, h1, h2, h3, seat):
+def hand_of(hands, seat):
+    h0, h1, h2, h3 = hands
     if seat == 0:
         return h0
     if seat == 1:
@@ -155,9 +157,10 @@ def _hand(h0, h1, h2, h3, seat):
 
 
 @kernel_jit(inline='always')
-def _allowed(hand, pos, led, wcard, duty, called, ci, cm):
+def allowed_of(hand, pos, led, wcard, duty, called, ctx):
     """The cards a seat holding `hand` may play (`allowed_cards`, and the called card's duties
     while they hold)."""
+    ci, cm = ctx.ci, ctx.cm
     if pos == 0:
         allowed = hand
     else:
@@ -171,13 +174,14 @@ def _allowed(hand, pos, led, wcard, duty, called, ci, cm):
 
 
 @kernel_jit(inline='always')
-def _distinct(allowed, pos, wcard, duty, rem, ci, cm, cf):
+def _distinct(allowed, pos, wcard, duty, rem, ctx):
     """The allowed cards less those equal to one kept: of one suit group, as many points, and
     no card between them still out (rem) or winning the trick. Playing one or the other takes
     the same tricks and points, now and later, and leaves the same choices. The called card's
     suit keeps all its cards while its duties hold (which card runs away matters there)."""
     if not allowed & (allowed - ONE):
         return allowed
+    ci, cm, cf = ctx.ci, ctx.cm, ctx.cf
     nc = ci[X_CARDS]
     groups = ci[X_GROUPS]
     live = rem | ((ONE << np.uint64(wcard)) if pos > 0 else ZERO)
@@ -209,10 +213,10 @@ def _distinct(allowed, pos, wcard, duty, rem, ci, cm, cf):
 
 
 @kernel_jit(inline='always')
-def _kept(hand, pos, led, wcard, duty, called, rem, ci, cm, cf):
+def _kept(hand, pos, led, wcard, duty, called, rem, ctx):
     """The cards worth trying: the allowed ones, one of each set of equal ones."""
-    return _distinct(_allowed(hand, pos, led, wcard, duty, called, ci, cm), pos, wcard, duty,
-                     rem, ci, cm, cf)
+    return _distinct(allowed_of(hand, pos, led, wcard, duty, called, ctx), pos, wcard, duty, rem,
+                     ctx)
 
 
 @kernel_jit(inline='always')
@@ -266,33 +270,36 @@ def _backed_up(is_max, v, best, alpha, beta):
 
 
 @kernel_jit(inline='always')
-def _taken(old_mask, wseat, tp, opts, ypts, otr, ytr):
-    """Both sides' (points, tricks) once seat wseat takes a trick worth tp."""
+def _taken(old_mask, wseat, tp, score):
+    """The score once seat wseat takes a trick worth tp."""
+    opts, ypts, otr, ytr = score
     if (old_mask >> wseat) & 1:
         return opts + tp, ypts, otr + 1, ytr
     return opts, ypts + tp, otr, ytr + 1
 
 
 @kernel_jit(inline='always')
-def after_card(c, rem, seat, pos, led, wcard, wseat, tp, opts, ypts, otr, ytr, duty, old_mask,
-               ci, cm, cf):
-    """The position (`Position`'s fields) after seat plays card c, the trick taken when it is
-    complete (the called suit led ends the duties)."""
+def after_card(c, rem, trick, score, duty, old_mask, ctx):
+    """(rem, trick, score, duty) after the seat to play plays card c, the trick taken when it
+    is complete (the called suit led ends the duties)."""
+    ci, cm = ctx.ci, ctx.cm
+    seat, pos, led, wcard, wseat, tp = trick
     nc = ci[X_CARDS]
     bw = cm[ci[X_GROUPS] + led * nc + wcard]
     led, wcard, wseat = play_to_trick(pos, c, seat, ci[X_SUIT + c], bw, led, wcard, wseat)
     rem = rem & ~(ONE << np.uint64(c))
-    tp = tp + cf[c]
+    tp = tp + ctx.cf[c]
     if pos < 3:
-        return rem, (seat + 1) % 4, pos + 1, led, wcard, wseat, tp, opts, ypts, otr, ytr, duty
-    opts, ypts, otr, ytr = _taken(old_mask, wseat, tp, opts, ypts, otr, ytr)
-    return (rem, wseat, pos - 3, led - led, wcard - wcard, wseat, tp - tp, opts, ypts, otr, ytr,
-            -1 if led == duty else duty)
+        return rem, ((seat + 1) % 4, pos + 1, led, wcard, wseat, tp), score, duty
+    # (no constants in the tuple: numba would type them as literals, and build again)
+    return (rem, (wseat, pos - 3, led - led, wcard - wcard, wseat, tp - tp),
+            _taken(old_mask, wseat, tp, score), -1 if led == duty else duty)
 
 
 @kernel_jit(inline='always')
-def _last_trick(rem, leader, opts, ypts, otr, ytr, h0, h1, h2, h3, old_mask, ci, cm, cf, pf):
+def _last_trick(rem, leader, score, hands, old_mask, ctx):
     """The value once the last trick, in which each seat's one card plays itself, is taken."""
+    ci, cm, cf = ctx.ci, ctx.cm, ctx.cf
     nc = ci[X_CARDS]
     groups = ci[X_GROUPS]
     wseat = leader
@@ -301,21 +308,23 @@ def _last_trick(rem, leader, opts, ypts, otr, ytr, h0, h1, h2, h3, old_mask, ci,
     tp = 0.0
     for i in range(4):
         seat = (leader + i) % 4
-        c = lowbit_index(_hand(h0, h1, h2, h3, seat) & rem)
+        c = lowbit_index(hand_of(hands, seat) & rem)
         tp += cf[c]
         led, wcard, wseat = play_to_trick(i, c, seat, ci[X_SUIT + c],
                                           cm[groups + led * nc + wcard], led, wcard, wseat)
-    opts, ypts, otr, ytr = _taken(old_mask, wseat, tp, opts, ypts, otr, ytr)
-    return outcome_value(opts, ypts, otr, ytr, pf, ci[X_GOAL])
+    opts, ypts, otr, ytr = _taken(old_mask, wseat, tp, score)
+    return outcome_value(opts, ypts, otr, ytr, ctx.pf, ci[X_GOAL])
 
 
 @kernel_jit(inline='always')
-def _reachable(opts, ypts, otr, ytr, n, ci, pf):
+def _reachable(score, n, ctx):
     """(lowest, highest) value the hand can still end with from a trick boundary with n cards
     out: the old side taking every trick left, or none (in the value's direction)."""
+    opts, ypts, otr, ytr = score
+    pf, goal = ctx.pf, ctx.ci[X_GOAL]
     left = pf[P_DECK] - opts - ypts
-    v_old = outcome_value(opts + left, ypts, otr + n // 4, ytr, pf, ci[X_GOAL])
-    v_young = outcome_value(opts, ypts + left, otr, ytr + n // 4, pf, ci[X_GOAL])
+    v_old = outcome_value(opts + left, ypts, otr + n // 4, ytr, pf, goal)
+    v_young = outcome_value(opts, ypts + left, otr, ytr + n // 4, pf, goal)
     if pf[P_DIRECTION] > 0.0:
         return v_young, v_old
     return v_old, v_young
@@ -325,9 +334,11 @@ def _reachable(opts, ypts, otr, ytr, n, ci, pf):
 
 
 @kernel_jit(inline='always')
-def _tt_key(rem, leader, otr, duty, old_mask, called, sid, h0, h1, h2, h3, opts):
+def _tt_key(rem, leader, otr, duty, side, hands, opts):
     """(aux, hash) of a trick-boundary position: leader, old side's tricks, whether the duties
     hold, old side, called card and search id packed; the hash mixes in the hands and points."""
+    old_mask, called, sid = side
+    h0, h1, h2, h3 = hands
     aux = (leader | (otr << 2) | (np.int64(duty >= 0) << 9) | (old_mask << 10)
            | ((called + 1) << 14) | (sid << 21))
     hk = ((h0 & rem) * HM1) ^ ((h1 & rem) * HM2) ^ (((h2 & rem) ^ ((h3 & rem) << U29)) * HM1) \
@@ -336,7 +347,8 @@ def _tt_key(rem, leader, otr, duty, old_mask, called, sid, h0, h1, h2, h3, opts)
 
 
 @kernel_jit(inline='always')
-def _tt_holds(tt, slot, rem, aux, h0, h1, h2, h3, opts, ypts):
+def _tt_holds(tt, slot, rem, aux, hands, opts, ypts):
+    h0, h1, h2, h3 = hands
     e = tt[slot]
     return (e['h0'] == (h0 & rem) and e['h1'] == (h1 & rem) and e['h2'] == (h2 & rem)
             and e['h3'] == (h3 & rem) and e['aux'] == aux and e['opts'] == opts
@@ -344,11 +356,11 @@ def _tt_holds(tt, slot, rem, aux, h0, h1, h2, h3, opts, ypts):
 
 
 @kernel_jit(inline='always')
-def _tt_store(tt, slot, rem, aux, h0, h1, h2, h3, opts, ypts, v, a0, b0):
+def _tt_store(tt, slot, rem, aux, hands, opts, ypts, v, a0, b0):
     """The bounds that a search within (a0, b0) finding v shows, kept in the slot (tightening
     those of the same position, replacing another's)."""
     lo, hi = -INF, INF
-    if _tt_holds(tt, slot, rem, aux, h0, h1, h2, h3, opts, ypts):
+    if _tt_holds(tt, slot, rem, aux, hands, opts, ypts):
         lo, hi = tt[slot]['lo'], tt[slot]['hi']
     if v <= a0:
         hi = min(hi, v)
@@ -357,6 +369,7 @@ def _tt_store(tt, slot, rem, aux, h0, h1, h2, h3, opts, ypts, v, a0, b0):
     else:
         lo = v
         hi = v
+    h0, h1, h2, h3 = hands
     e = tt[slot]
     e['h0'] = h0 & rem
     e['h1'] = h1 & rem
@@ -373,28 +386,27 @@ def _tt_store(tt, slot, rem, aux, h0, h1, h2, h3, opts, ypts, v, a0, b0):
 
 
 @kernel_jit()
-def trick_value(rem, leader, opts, ypts, otr, ytr, duty, alpha, beta, h0, h1, h2, h3, old_mask,
-                called, sid, ci, cm, cf, pf, tt, stats):
+def trick_value(rem, leader, score, duty, alpha, beta, hands, side, ctx):
     """Fail-soft alpha-beta value, within (alpha, beta), of a trick-boundary position: rem the
-    cards still out, h0..h3 each seat's cards (masked by rem), leader to lead, both sides'
-    points and tricks so far, duty the called card's suit group while its duties hold (-1
-    none; called: the card), sid the search id of the pricing row pf."""
-    stats[0] += 1
+    cards still out, leader to lead (see the tuples above)."""
+    ctx.stats[0] += 1
     n = popcount(rem)
     if n == 0:
-        return outcome_value(opts, ypts, otr, ytr, pf, ci[X_GOAL])
+        opts, ypts, otr, ytr = score
+        return outcome_value(opts, ypts, otr, ytr, ctx.pf, ctx.ci[X_GOAL])
     if n == 4:
-        return _last_trick(rem, leader, opts, ypts, otr, ytr, h0, h1, h2, h3, old_mask, ci, cm,
-                           cf, pf)
-    if pf[P_DIRECTION] != 0.0:  # what is left to take cannot leave the window
-        lo, hi = _reachable(opts, ypts, otr, ytr, n, ci, pf)
+        return _last_trick(rem, leader, score, hands, side[0], ctx)
+    if ctx.pf[P_DIRECTION] != 0.0:  # what is left to take cannot leave the window
+        lo, hi = _reachable(score, n, ctx)
         if hi <= alpha or lo == hi:
             return hi
         if lo >= beta:
             return lo
-    aux, hk = _tt_key(rem, leader, otr, duty, old_mask, called, sid, h0, h1, h2, h3, opts)
+    opts, ypts, otr, _ = score
+    tt = ctx.tt
+    aux, hk = _tt_key(rem, leader, otr, duty, side, hands, opts)
     slot = np.int64((hk >> U32) & np.uint64(tt.shape[0] - 1))
-    if _tt_holds(tt, slot, rem, aux, h0, h1, h2, h3, opts, ypts):
+    if _tt_holds(tt, slot, rem, aux, hands, opts, ypts):
         lo, hi = tt[slot]['lo'], tt[slot]['hi']
         if lo >= beta or lo == hi:
             return lo
@@ -402,38 +414,35 @@ def trick_value(rem, leader, opts, ypts, otr, ytr, duty, alpha, beta, h0, h1, h2
             return hi
         alpha = max(alpha, lo)
         beta = min(beta, hi)
-    v = _four_cards(rem, leader, opts, ypts, otr, ytr, duty, alpha, beta, h0, h1, h2, h3,
-                    old_mask, called, sid, ci, cm, cf, pf, tt, stats)
-    _tt_store(tt, slot, rem, aux, h0, h1, h2, h3, opts, ypts, v, alpha, beta)
+    v = _four_cards(rem, leader, score, duty, alpha, beta, hands, side, ctx)
+    _tt_store(tt, slot, rem, aux, hands, opts, ypts, v, alpha, beta)
     return v
 
 
 @kernel_jit(inline='always')
-def _trick_taken(rem, wseat, tp, opts, ypts, otr, ytr, duty, led, alpha, beta, h0, h1, h2, h3,
-                 old_mask, called, sid, ci, cm, cf, pf, tt, stats):
+def _trick_taken(rem, wseat, tp, score, duty, led, alpha, beta, hands, side, ctx):
     """The value once a trick worth tp is complete, won by wseat: the last trick plays itself;
     else the search goes on from the next lead."""
     if led == duty:
         duty = -1  # the called suit has been led: the duties end
-    opts, ypts, otr, ytr = _taken(old_mask, wseat, tp, opts, ypts, otr, ytr)
+    score = _taken(side[0], wseat, tp, score)
     if popcount(rem) == 4:
-        stats[0] += 1
-        return _last_trick(rem, wseat, opts, ypts, otr, ytr, h0, h1, h2, h3, old_mask, ci, cm, cf,
-                           pf)
-    return trick_value(rem, wseat, opts, ypts, otr, ytr, duty, alpha, beta, h0, h1, h2, h3,
-                       old_mask, called, sid, ci, cm, cf, pf, tt, stats)
+        ctx.stats[0] += 1
+        return _last_trick(rem, wseat, score, hands, side[0], ctx)
+    return trick_value(rem, wseat, score, duty, alpha, beta, hands, side, ctx)
 
 
 @kernel_jit(inline='always')
-def _four_cards(rem, s0, opts, ypts, otr, ytr, duty, alpha, beta, h0, h1, h2, h3, old_mask,
-                called, sid, ci, cm, cf, pf, tt, stats):
+def _four_cards(rem, s0, score, duty, alpha, beta, hands, side, ctx):
     """The minimax of a trick's four cards from its lead, each ply a loop over its cards (best
     first, `_pick`), cut off as soon as its window closes."""
+    old_mask, called, _ = side
+    ci, cm, cf = ctx.ci, ctx.cm, ctx.cf
     nc = ci[X_CARDS]
     g = ci[X_GROUPS]
     x0, best0, _ = _ply_start(old_mask, s0, s0, 0)
     a0, b0 = alpha, beta
-    left0 = _kept(_hand(h0, h1, h2, h3, s0) & rem, 0, 0, 0, duty, called, rem, ci, cm, cf)
+    left0 = _kept(hand_of(hands, s0) & rem, 0, 0, 0, duty, called, rem, ctx)
     while left0:
         c0 = _pick(left0, 0, False, ZERO, cf, nc)
         left0 &= ~(ONE << np.uint64(c0))
@@ -444,7 +453,7 @@ def _four_cards(rem, s0, opts, ypts, otr, ytr, duty, alpha, beta, h0, h1, h2, h3
         x1, best1, pw1 = _ply_start(old_mask, s1, ws1, 1)
         a1, b1 = a0, b0
         bw1 = cm[g + l1 * nc + w1]
-        left1 = _kept(_hand(h0, h1, h2, h3, s1) & r1, 1, l1, w1, duty, called, r1, ci, cm, cf)
+        left1 = _kept(hand_of(hands, s1) & r1, 1, l1, w1, duty, called, r1, ctx)
         while left1:
             c1 = _pick(left1, 1, pw1, bw1, cf, nc)
             left1 &= ~(ONE << np.uint64(c1))
@@ -455,8 +464,7 @@ def _four_cards(rem, s0, opts, ypts, otr, ytr, duty, alpha, beta, h0, h1, h2, h3
             x2, best2, pw2 = _ply_start(old_mask, s2, ws2, 2)
             a2, b2 = a1, b1
             bw2 = cm[g + l2 * nc + w2]
-            left2 = _kept(_hand(h0, h1, h2, h3, s2) & r2, 2, l2, w2, duty, called, r2, ci, cm,
-                          cf)
+            left2 = _kept(hand_of(hands, s2) & r2, 2, l2, w2, duty, called, r2, ctx)
             while left2:
                 c2 = _pick(left2, 2, pw2, bw2, cf, nc)
                 left2 &= ~(ONE << np.uint64(c2))
@@ -467,15 +475,13 @@ def _four_cards(rem, s0, opts, ypts, otr, ytr, duty, alpha, beta, h0, h1, h2, h3
                 x3, best3, pw3 = _ply_start(old_mask, s3, ws3, 3)
                 a3, b3 = a2, b2
                 bw3 = cm[g + l3 * nc + w3]
-                left3 = _kept(_hand(h0, h1, h2, h3, s3) & r3, 3, l3, w3, duty, called, r3, ci,
-                              cm, cf)
+                left3 = _kept(hand_of(hands, s3) & r3, 3, l3, w3, duty, called, r3, ctx)
                 while left3:
                     c3 = _pick(left3, 3, pw3, bw3, cf, nc)
                     left3 &= ~(ONE << np.uint64(c3))
                     l4, w4, ws4 = play_to_trick(3, c3, s3, ci[X_SUIT + c3], bw3, l3, w3, ws3)
-                    v = _trick_taken(r3 & ~(ONE << np.uint64(c3)), ws4, tp3 + cf[c3], opts, ypts,
-                                     otr, ytr, duty, l4, a3, b3, h0, h1, h2, h3, old_mask,
-                                     called, sid, ci, cm, cf, pf, tt, stats)
+                    v = _trick_taken(r3 & ~(ONE << np.uint64(c3)), ws4, tp3 + cf[c3], score,
+                                     duty, l4, a3, b3, hands, side, ctx)
                     best3, a3, b3 = _backed_up(x3, v, best3, a3, b3)
                     if a3 >= b3:
                         break
@@ -492,25 +498,22 @@ def _four_cards(rem, s0, opts, ypts, otr, ytr, duty, alpha, beta, h0, h1, h2, h3
 
 
 @kernel_jit()
-def ply_value(rem, seat, pos, led, wcard, wseat, tp, opts, ypts, otr, ytr, duty, alpha, beta,
-              h0, h1, h2, h3, old_mask, called, sid, ci, cm, cf, pf, tt, stats):
-    """The value, within (alpha, beta), of any position (`Position`'s fields first); a trick
-    boundary's is `trick_value`'s. The open trick's cards are searched one ply at a time: a
-    root's only."""
+def ply_value(rem, trick, score, duty, alpha, beta, hands, side, ctx):
+    """The value, within (alpha, beta), of any position; a trick boundary's is
+    `trick_value`'s. The open trick's cards are searched one ply at a time: a root's only."""
+    seat, pos, led, wcard, wseat, _ = trick
     if pos == 0:
-        return trick_value(rem, seat, opts, ypts, otr, ytr, duty, alpha, beta, h0, h1, h2, h3,
-                           old_mask, called, sid, ci, cm, cf, pf, tt, stats)
+        return trick_value(rem, seat, score, duty, alpha, beta, hands, side, ctx)
+    old_mask, called, _ = side
+    ci = ctx.ci
     nc = ci[X_CARDS]
     is_max, best, partner_wins = _ply_start(old_mask, seat, wseat, pos)
-    bw = cm[ci[X_GROUPS] + led * nc + wcard]
-    left = _kept(_hand(h0, h1, h2, h3, seat) & rem, pos, led, wcard, duty, called, rem, ci, cm,
-                 cf)
+    bw = ctx.cm[ci[X_GROUPS] + led * nc + wcard]
+    left = _kept(hand_of(hands, seat) & rem, pos, led, wcard, duty, called, rem, ctx)
     while left:
-        c = _pick(left, pos, partner_wins, bw, cf, nc)
+        c = _pick(left, pos, partner_wins, bw, ctx.cf, nc)
         left &= ~(ONE << np.uint64(c))
-        v = child_value(c, rem, seat, pos, led, wcard, wseat, tp, opts, ypts, otr, ytr, duty,
-                        alpha, beta, h0, h1, h2, h3, old_mask, called, sid, ci, cm, cf, pf, tt,
-                        stats)
+        v = child_value(c, rem, trick, score, duty, alpha, beta, hands, side, ctx)
         best, alpha, beta = _backed_up(is_max, v, best, alpha, beta)
         if alpha >= beta:
             break
@@ -518,12 +521,8 @@ def ply_value(rem, seat, pos, led, wcard, wseat, tp, opts, ypts, otr, ytr, duty,
 
 
 @kernel_jit(inline='always')
-def child_value(c, rem, seat, pos, led, wcard, wseat, tp, opts, ypts, otr, ytr, duty, alpha,
-                beta, h0, h1, h2, h3, old_mask, called, sid, ci, cm, cf, pf, tt, stats):
-    """The value, within (alpha, beta), of the position after seat plays card c (one it may
-    play) as card pos of the trick."""
-    rem, seat, pos, led, wcard, wseat, tp, opts, ypts, otr, ytr, duty = after_card(
-        c, rem, seat, pos, led, wcard, wseat, tp, opts, ypts, otr, ytr, duty, old_mask, ci, cm,
-        cf)
-    return ply_value(rem, seat, pos, led, wcard, wseat, tp, opts, ypts, otr, ytr, duty, alpha,
-                     beta, h0, h1, h2, h3, old_mask, called, sid, ci, cm, cf, pf, tt, stats)
+def child_value(c, rem, trick, score, duty, alpha, beta, hands, side, ctx):
+    """The value, within (alpha, beta), of the position after the seat to play plays card c
+    (one it may play)."""
+    rem, trick, score, duty = after_card(c, rem, trick, score, duty, side[0], ctx)
+    return ply_value(rem, trick, score, duty, alpha, beta, hands, side, ctx)

@@ -28,7 +28,7 @@ from .pricing import (P_DIRECTION, P_PAY_OLD, P_PAY_YOUNG, P_UNSCALED, P_VALUES,
                       fill_row, point_sums, pricing_row, pricing_store, slot_of)
 from .roots import (line_payouts_of_deals, move_values_of_deals, solve_position,
                     values_of_deals)
-from .search import new_table, play_tables, root_arrays
+from .search import SearchContext, new_table, play_tables, root_arrays
 
 
 class Dealt(NamedTuple):
@@ -168,12 +168,12 @@ def _duty(cr: CompiledRules, contract: int, called) -> tuple[int, int]:
 
 def _search_args(cr: CompiledRules, contract: int, old_mask: int, called: int, sid: int,
                  row: np.ndarray, tt: np.ndarray, stats: np.ndarray) -> tuple:
-    """What a root function reads after the root and the deals: (old_mask, called, sid, play,
-    order masks, order floats, pricing row, table, stats)."""
+    """What a root function reads after the root and the deals: (side, context) (see
+    `kopsim.bots.roots`)."""
     ints, masks, floats = search_tables(cr)
     o = int(cr.tables.c_order[contract])
-    return (np.int64(old_mask), np.int64(called), np.int64(sid), ints[contract], masks[o],
-            floats[o], row, tt, stats)
+    side = (np.int64(old_mask), np.int64(called), np.int64(sid))
+    return side, SearchContext(ints[contract], masks[o], floats[o], row, tt, stats)
 
 
 def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, trick=(),
@@ -318,8 +318,7 @@ class DealSolver:
         """out[w]: the seat's payout at the end of a best line from the first lead, in each
         deal w of rows (when lead.pay cannot read it from the value)."""
         ri, rf, args = self._first_root(lead, forehand)
-        si, sf, sh, mv = self.scratch
-        line_payouts_of_deals(ri, rf, held, rows, *args, lead.seat_pay, si, sf, sh, mv, self.pv,
+        line_payouts_of_deals(ri, rf, held, rows, *args, lead.seat_pay, self.scratch, self.pv,
                               out)
 # ------------------------------------------------------------------------- plain reference search
 

@@ -4,9 +4,9 @@ consistent with everything it saw, and what the auction made of each.
 What the seat saw: its own cards, the calls (who said what, in order), the contract the table
 was shown (the bid in force, or a contract the deal made itself) and the cards played. The
 cards played rule cards out for the seats that played them (`sampler.constraints`' reasoning,
-through the same compiled `_add_allowed`); each unseen card is then dealt to a seat with
+through the same compiled `add_allowed`); each unseen card is then dealt to a seat with
 probability proportional to the completions left (`sampler.count_completions`,
-`sampler._deal_one`), so every deal consistent with the play is equally likely. A deal is kept
+`sampler.deal_one`), so every deal consistent with the play is equally likely. A deal is kept
 if the public auction replays on it exactly (`loop.replay_auction`, the batch kernel's own
 auction: every call legal for that seat in that deal, the same seat to speak next, or the
 auction over when the play has begun, and the same contract shown), and if every card played
@@ -29,7 +29,7 @@ from ..engine.draws import GOLDEN, STREAM, mix64
 from ..engine.jit import kernel_jit
 from ..engine.loop import cards_allowed, replay_auction
 from ..engine.steps import called_card, play_to_trick
-from .sampler import Constraints, _add_allowed, _deal_one, count_completions
+from .sampler import Constraints, add_allowed, count_completions, deal_one
 
 
 class ReplayLineup(NamedTuple):
@@ -168,7 +168,7 @@ def _constrain(t, ws, seat, own, played, shown_bid):
                 orders |= ONE << np.uint64(t.c_order[t.no_bid[i]])
         for o in range(t.suit.shape[0]):
             if (orders >> np.uint64(o)) & ONE:
-                _add_allowed(ws.plays[:played], ws.play_seats[:played], free,
+                add_allowed(ws.plays[:played], ws.play_seats[:played], free,
                              (t.suit[o], t.suit_mask[o], t.beat_mask[o]), t.follow_suit,
                              t.trump_when_void, t.must_beat, ws.allowed)
     ws.allowed[seat] = ZERO
@@ -232,21 +232,20 @@ def keep_world(t, ws, w, dealer, to_speak, shown, played):
 
 
 @kernel_jit()
-def draw_worlds(t, ws, n, state, max_draws, seat, dealer, own, calls, call_seats, ncalls, shown,
-                cards, played, leaders, to_speak):
-    """Draws up to n worlds into ws (fewer only if max_draws draws found no more), from the
-    draw state given: seat's own cards own, the public calls (codes, seats), the contract shown
-    (shown[0] -1: none), the first `played` cards played (tricks led by leaders), and who is to
-    speak next (-1: the play has begun). Returns how many."""
-    _public_plays(ws, cards, played, leaders)
-    n_free = _constrain(t, ws, seat, own, played, shown[0])
+def draw_worlds(t, ws, view, n, state, max_draws):
+    """Draws up to n worlds into ws (fewer only if max_draws draws found no more) that explain
+    what the seat saw (view: a `botcalls.SeatView`), from the draw state given. Returns how
+    many."""
+    seat, dealer, ncalls, played = view.seat, view.dealer, view.ncalls, view.played
+    _public_plays(ws, view.cards, played, view.leaders)
+    n_free = _constrain(t, ws, seat, view.own, played, view.shown[0])
     free = ws.free[:n_free]
     count_completions(free, ws.allowed, ws.others, ws.need, ws.ways)
     if ws.ways[0, ws.need[ws.others[0]], ws.need[ws.others[1]]] == 0.0:
         return 0
     for i in range(ncalls):
-        ws.lineup.replay[i, 0] = call_seats[i]
-        ws.lineup.replay[i, 1] = calls[i]
+        ws.lineup.replay[i, 0] = view.call_seats[i]
+        ws.lineup.replay[i, 1] = view.calls[i]
     ws.lineup.replay_out[0] = ncalls
     cons = Constraints(seat, dealer, ws.known, free, ws.allowed, ws.need, ws.others)
     filled = 0
@@ -255,7 +254,7 @@ def draw_worlds(t, ws, n, state, max_draws, seat, dealer, own, calls, call_seats
         draws += 1
         for s in range(4):
             ws.hands[filled, s] = ws.known[s]
-        state = _deal_one(cons, ws.ways, state, ws.hands, filled)
-        if keep_world(t, ws, np.int64(filled), dealer, to_speak, shown, played):
+        state = deal_one(cons, ws.ways, state, ws.hands, filled)
+        if keep_world(t, ws, np.int64(filled), dealer, view.to_speak, view.shown, played):
             filled += 1
     return filled

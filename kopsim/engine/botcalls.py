@@ -12,6 +12,29 @@ the hand seed, which the kernel holds (and must, for the reference `RandomBot` t
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+import numpy as np
+
+
+class SeatView(NamedTuple):
+    """What one seat has seen of a hand, as the kernel hands it to a bot that reads the whole
+    history (pimc): nothing but the seat's own cards and what was said and played in the
+    open."""
+
+    seat: int
+    dealer: int
+    own: np.uint64  # the seat's cards as dealt
+    calls: np.ndarray  # int16 [i] the code of the i-th call
+    call_seats: np.ndarray  # int8 [i] who said it
+    ncalls: int
+    shown: np.ndarray  # int64 (the bid in force or the contract the deal made, its declarer)
+    cards: np.ndarray  # int64 [i] the i-th card played
+    played: int  # how many
+    leaders: np.ndarray  # int8 [trick] who led it
+    winners: np.ndarray  # int8 [trick] who took it
+    to_speak: int  # the seat to speak next, -1 once the play has begun
+
 # BOT_HEURISTIC: heuristic_call(calls, m, hand, seat, bid, bidder, believed_k, believed_decl, K,
 # ctab, power, params) -> index of the call; heuristic_relations(rel, seat, dealt, k, decl, ctab,
 # team_cards, who_played) fills rel; heuristic_card(allowed, hand, order, trick,
@@ -26,9 +49,8 @@ heuristic_card = None
 ev_call = None
 ev_endgame_card = None
 
-# BOT_PIMC (`kopsim.bots.pimc_kernel`): pimc_call(t, ps, params, seed, seat, dealer, own, calls,
-# call_seats, ncalls, legal, m) -> index of the call; pimc_card(t, ps, params, seed, seat,
-# dealer, own, calls, call_seats, ncalls, shown, cards, played, leaders, winners, allowed) ->
-# card. Each reads only what the seat saw: its own cards, the calls, the cards played.
+# BOT_PIMC (`kopsim.bots.pimc_kernel`): pimc_call(t, ps, params, seed, view, legal, m) -> index
+# of the call; pimc_card(t, ps, params, seed, view, allowed) -> card. Each reads only the seat's
+# view (a SeatView), never the deal.
 pimc_call = None
 pimc_card = None

@@ -284,22 +284,34 @@ def _replayed_call(lu, sc, seat, m, ncalls):
 
 
 @kernel_jit(inline='always')
-def _choose_call(t, lu, sc, out, h, seat, m, ncalls, position, bid, bidder, nd, reopening, bots,
-                 pimc):
-    """The index in sc.calls[:m] of the call seat makes (-1: a replay stops here). bots, pimc:
-    constants of each compiled auction: do bots say the calls (else the public calls are
-    replayed, `replay_auction`: no bot is compiled in), may one be of the pimc kind?"""
+def _choose_call(t, lu, sc, out, h, seat, m, ncalls, position, force, bots, pimc):
+    """The index in sc.calls[:m] of the call seat makes (-1: a replay stops here); force: the
+    bid in force (-1 none), its bidder, the doubles said on it, and whether this is the round
+    a silent first round reopens. bots, pimc: constants of each compiled auction: do bots say
+    the calls (else the public calls are replayed, `replay_auction`: no bot is compiled in),
+    may one be of the pimc kind?"""
     if bots:
-        return _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, bid, bidder, nd,
-                         reopening, pimc)
+        return _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, force, pimc)
     return _replayed_call(lu, sc, seat, m, ncalls)
 
 
 @kernel_jit(inline='always')
-def _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, bid, bidder, nd, reopening, pimc):
+def _view(sc, out, h, seat, dealer, ncalls, played, to_speak):
+    """What seat has seen of hand h (`botcalls.SeatView`): its own cards, the calls, the contract
+    shown, the cards played. (Its numbers as int64 values, never literal constants: one build
+    of a bot's decision serves every call of it.)"""
+    return botcalls.SeatView(np.int64(seat), np.int64(dealer), sc.hands[seat], out.calls[h],
+                             out.call_seat[h], np.int64(ncalls), sc.shown, sc.seq,
+                             np.int64(played), out.leaders[h], out.trick_winners[h],
+                             np.int64(to_speak))
+
+
+@kernel_jit(inline='always')
+def _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, force, pimc):
     """The index in sc.calls[:m] of the call seat makes: the one calibration forces, else its
-    bot's choice (position: the seat's, counted from forehand; reopening: in the round a
-    silent first round reopens, the ev kind's context of its own, after every other)."""
+    bot's choice (position: the seat's, counted from forehand; in the round a silent first
+    round reopens the ev kind has a context of its own, after every other)."""
+    bid, bidder, nd, reopening = force
     buf = sc.calls
     explore = lu.explore
     if explore.shape[0] > 0 and explore[h, 0] == ncalls:
@@ -311,10 +323,8 @@ def _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, bid, bidder, nd, reo
     if kind == BOT_RANDOM:
         return _draw_seat(sc.streams, seat, m)
     if pimc and kind == BOT_PIMC:
-        # (as int64 values, never literal constants: one build of the decision serves all)
-        return botcalls.pimc_call(t, lu.pimc, lu.bot_params[b], sc.seed[0], np.int64(seat),
-                                  np.int64((seat - position + 3) % 4), sc.hands[seat],
-                                  out.calls[h], out.call_seat[h], np.int64(ncalls), buf,
+        view = _view(sc, out, h, seat, (seat - position + 3) % 4, ncalls, 0, seat)
+        return botcalls.pimc_call(t, lu.pimc, lu.bot_params[b], sc.seed[0], view, buf,
                                   np.int64(m))
     if kind == BOT_EV:
         k = bid if bid >= 0 else t.normal_k
@@ -370,8 +380,8 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, bots, pimc):
             m = _restrict_calls(t, sc, m, turn, first, bid, asked)
         if t.style == STYLE_SINGLE and n_bids == 0:
             continue  # nothing to bid: this seat does not speak
-        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder,
-                         nd, reopening, bots, pimc)
+        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, (turn - forehand) % 4,
+                         (bid, bidder, nd, reopening), bots, pimc)
         if j < 0:  # a replay stops
             out.ncalls[h] = ncalls
             return bid, bidder, nd
@@ -445,8 +455,8 @@ def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken, bo
             m = 2
         if t.r_forbid.shape[0] > 0:
             m = _restrict_calls(t, sc, m, turn, ((spoken >> turn) & 1) == 0, bid, 0)
-        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, (turn - forehand) % 4, bid, bidder,
-                         nd, False, bots, pimc)
+        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, (turn - forehand) % 4,
+                         (bid, bidder, nd, False), bots, pimc)
         if j < 0:  # a replay stops
             return nd, ncalls
         call = sc.calls[j]
@@ -465,21 +475,20 @@ def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken, bo
 
 
 @kernel_jit(inline='always')
-def _choose_card(t, lu, sc, out, h, seat, allowed, leader, bid, bidder, nd, forehand, played,
-                 endgame, pimc):
-    """The card seat plays from allowed, the played-th of the hand: its bot's choice (the ev
-    kind's in the last tricks is its endgame's, where that applies; else it plays as the
-    heuristic kind)."""
+def _choose_card(t, lu, sc, out, h, seat, allowed, force, at, endgame, pimc):
+    """The card seat plays from allowed: its bot's choice (the ev kind's in the last tricks is
+    its endgame's, where that applies; else it plays as the heuristic kind). force: the bid in
+    force (-1 none), its bidder, the doubles said; at: the trick's leader, forehand, and how
+    many cards were played before this one."""
+    bid, bidder, nd = force
+    leader, forehand, played = at
     b = lu.seat_bot[h, seat]
     kind = lu.bot_kind[b]
     if kind == BOT_RANDOM:
         return nth_bit(allowed, _draw_seat(sc.streams, seat, popcount(allowed)))
     if pimc and kind == BOT_PIMC:
-        return botcalls.pimc_card(t, lu.pimc, lu.bot_params[b], sc.seed[0], np.int64(seat),
-                                  np.int64((forehand + 3) % 4), sc.hands[seat], out.calls[h],
-                                  out.call_seat[h], np.int64(out.ncalls[h]), sc.shown, sc.seq,
-                                  np.int64(played), out.leaders[h], out.trick_winners[h],
-                                  allowed)
+        view = _view(sc, out, h, seat, (forehand + 3) % 4, out.ncalls[h], played, -1)
+        return botcalls.pimc_card(t, lu.pimc, lu.bot_params[b], sc.seed[0], view, allowed)
     if endgame and kind == BOT_EV:
         card = botcalls.ev_endgame_card(t, sc, seat, allowed, leader, bid, bidder, nd, forehand,
                                         lu.bot_params[b])
@@ -510,9 +519,10 @@ def cards_allowed(t, contract, hand, pos, led, w, called, called_suit):
 
 
 @kernel_jit(inline='always')
-def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder, nd, endgame, pimc):
-    """Plays the tricks of hand h in contract's card order; each trick's points and the trick
-    go to its winner (sc.points, sc.tricks)."""
+def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, force, endgame, pimc):
+    """Plays the tricks of hand h in contract's card order (force: the bid in force, its
+    bidder, the doubles said); each trick's points and the trick go to its winner (sc.points,
+    sc.tricks)."""
     o = t.c_order[contract]
     forehand = leader
     for c in range(t.n_cards):
@@ -531,8 +541,8 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, bid, bidder, nd,
         for i in range(4):
             seat = (leader + i) % 4
             allowed = cards_allowed(t, contract, sc.left[seat], i, led, w, called, called_suit)
-            card = _choose_card(t, lu, sc, out, h, seat, allowed, leader, bid, bidder, nd,
-                                forehand, 4 * n + i, endgame, pimc)
+            card = _choose_card(t, lu, sc, out, h, seat, allowed, force,
+                                (leader, forehand, 4 * n + i), endgame, pimc)
             sc.trick[i] = card
             sc.seq[4 * n + i] = card
             sc.who_played[card] = seat
@@ -678,8 +688,8 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
         if t.c_thrown_in[contract]:  # nobody plays: nobody wins, nothing is paid
             winner, tier, v = WIN_NOBODY, TIER_THROWN_IN, 0.0
     else:
-        _play_tricks(t, lu, sc, out, h, forehand, contract, declarer, bid, bidder, nd, endgame,
-                     pimc)
+        _play_tricks(t, lu, sc, out, h, forehand, contract, declarer, (bid, bidder, nd),
+                     endgame, pimc)
         if t.c_team[contract] == TEAM_EACH:
             old, winner, tier, counted, v = score_each_alone(t, sc, contract, forehand)
         else:
