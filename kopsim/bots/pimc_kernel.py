@@ -34,7 +34,7 @@ from .pricing import (P_PAY_OLD, P_PAY_YOUNG, P_VALUES, PricingStore, full_windo
                       pricing_store, unscaled)
 from .roots import card_value, line_outcome, position_value, solve_position
 from .search import (R_DUTY, R_LED, R_OTR, R_POS, R_SEAT, R_WCARD, R_WSEAT, R_YTR, SearchContext,
-                     new_table, play_tables)
+                     kept_table_bits, new_table, play_tables)
 from .worlds import WorldScratch, decision_state, draw_worlds, world_scratch
 
 N_SLOTS = 3 * N_PRICED_TIERS
@@ -82,7 +82,7 @@ def pimc_scratch(cr, n_worlds: int) -> PimcScratch:
     z = np.zeros
     n = max(n_worlds, 1)
     return PimcScratch(world_scratch(cr, n), ints, masks, floats, pricing_store(cr),
-                       new_table(max(10, min(20, 3 * (nc // 4) - 1))), z(1, np.int64),
+                       new_table(kept_table_bits(nc)), z(1, np.int64),
                        z((n, actions)), z(actions), z(actions, np.int64), z(nc, np.int64),
                        z(t.n_chain + 1, np.int64), z(8, np.int64), z(3), z(4, np.uint64),
                        z(8, np.int64), z(3), z(4, np.uint64), z(nc), z(nc + 1, np.int64),

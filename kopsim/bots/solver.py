@@ -28,7 +28,7 @@ from .pricing import (P_DIRECTION, P_PAY_OLD, P_PAY_YOUNG, P_UNSCALED, P_VALUES,
                       fill_row, point_sums, pricing_row, pricing_store, slot_of)
 from .roots import (line_payouts_of_deals, move_values_of_deals, solve_position,
                     values_of_deals)
-from .search import SearchContext, new_table, play_tables, root_arrays
+from .search import SearchContext, kept_table_bits, new_table, play_tables, root_arrays
 
 
 class Dealt(NamedTuple):
@@ -250,10 +250,9 @@ class DealSolver:
 
     def __init__(self, cr: CompiledRules):
         self.cr = compiled(cr)
-        # small: a kop first lead searches a few hundred positions, and a table that outgrows
-        # the processor's caches costs more in misses than it saves (12 -> 16 bits: a quarter
-        # slower on kop)
-        self.tt = new_table(table_bits(self.cr.n_cards) - 3)
+        # (smaller than the kernel's: decision by decision from Python, a kop table of 2 ** 11
+        # entries searched fastest)
+        self.tt = new_table(kept_table_bits(self.cr.n_cards) - 3)
         self.store = pricing_store(self.cr)
         self.stats = np.zeros(1, np.int64)
         self.rows: dict[tuple, tuple[int, int]] = {}  # -> (the store's start, row)

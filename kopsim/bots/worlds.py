@@ -237,6 +237,7 @@ def draw_worlds(t, ws, view, n, state, max_draws):
     what the seat saw (view: a `botcalls.SeatView`), from the draw state given. Returns how
     many."""
     seat, dealer, ncalls, played = view.seat, view.dealer, view.ncalls, view.played
+    state = np.uint64(state)  # (given as a Python int, a state is an int64: uint64 arithmetic)
     _public_plays(ws, view.cards, played, view.leaders)
     n_free = _constrain(t, ws, seat, view.own, played, view.shown[0])
     free = ws.free[:n_free]
