@@ -16,12 +16,7 @@ import time
 
 import numpy as np
 
-
-def _peak_rss_mb() -> float:
-    import resource
-
-    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return kb / 1024 if sys.platform != "darwin" else kb / 2**20
+from ..memory import peak_rss_mb
 
 
 def lineup_bot(lineup: str, ev_deals: int | None = None) -> dict:
@@ -62,7 +57,7 @@ def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = 
             play_random_hand(rules, hand_seed(seed, i), i % 4)
         dt = time.perf_counter() - t0
     return {"ruleset": ruleset, "engine": engine, "lineup": lineup, "hands": hands,
-            "hands_per_s": round(hands / dt, 1), "peak_rss_mb": round(_peak_rss_mb(), 1)}
+            "hands_per_s": round(hands / dt, 1), "peak_rss_mb": round(peak_rss_mb(), 1)}
 
 
 def _fresh(*argv: str) -> dict:
@@ -139,7 +134,7 @@ def measure_run(ruleset: str, lineup: str, jobs: int, deals: int, seed: int = 1)
         s = run_experiment(exp, tmp, jobs=jobs)
         dt = time.perf_counter() - t0
     return {"ruleset": ruleset, "engine": "run", "hands": deals,
-            "hands_per_s": round(deals / dt, 1), "peak_rss_mb": round(_peak_rss_mb(), 1),
+            "hands_per_s": round(deals / dt, 1), "peak_rss_mb": round(peak_rss_mb(), 1),
             "lineup": lineup, "jobs": jobs, "worker_peak_rss_mb": round(s.worker_peak_rss_mb, 1)}
 
 
@@ -173,7 +168,7 @@ if __name__ == "__main__":
         fn = {"solver": bench_bots.solver_full_positions,
               "pimc": bench_bots.pimc_card_decisions}[sys.argv[2]]
         row = fn(sys.argv[3])
-        row["peak_rss_mb"] = round(_peak_rss_mb(), 1)
+        row["peak_rss_mb"] = round(peak_rss_mb(), 1)
         print(json.dumps(row))
     else:
         ev_deals = int(sys.argv[5]) if len(sys.argv) > 5 else None

@@ -25,6 +25,7 @@ import numpy as np
 from . import results_folder as R
 from ..bots import BotSpec
 from ..errors import InputError, Problem
+from ..memory import peak_rss_mb
 from .spec import Experiment, Variant, engine_fingerprint
 from ..engine.layout import DealLayout
 from ..engine.session_rows import BankrollCarry
@@ -172,7 +173,7 @@ def _play_chunk(t: ChunkTask) -> ChunkResult:
     import socket
 
     return ChunkResult(v.label, t.k, t.start, t.stop, len(d), hands, sessions, log, payouts,
-                       time.perf_counter() - t0, _peak_rss_mb(), os.getpid(),
+                       time.perf_counter() - t0, peak_rss_mb(), os.getpid(),
                        socket.gethostname(), engine_fingerprint(), session_rows)
 
 
@@ -197,18 +198,6 @@ def _series_sessions(t: ChunkTask, d, session, payouts, labels, seat_bot):
     place[~complete] = np.nan
     return R.sessions_frame(v.label, v.rules.name, labels, session[lo], hands, complete, d[lo],
                             seat_bot[lo], totals, place)
-
-
-def _peak_rss_mb() -> float:
-    try:
-        import resource
-
-        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        return kb / 1024 if sys.platform != "darwin" else kb / 2**20
-    except Exception:  # pragma: no cover - Windows
-        import psutil
-
-        return psutil.Process().memory_info().rss / 2**20
 
 
 # ------------------------------------------------------------------------ bankroll sessions
@@ -616,7 +605,7 @@ def _status(exp: Experiment, out: Path, s: RunSummary) -> dict:
                          "deals_played": s.deals_played, "chunks_played": s.chunks_played,
                          "chunks_resumed": s.chunks_before,
                          "hands_per_s": round(s.hands_per_s, 1),
-                         "main_peak_rss_mb": round(_peak_rss_mb(), 1),
+                         "main_peak_rss_mb": round(peak_rss_mb(), 1),
                          "worker_peak_rss_mb": round(s.worker_peak_rss_mb, 1)}}
 
 
