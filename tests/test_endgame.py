@@ -7,11 +7,10 @@ engine, each played out by a minimax over the reference engine's rules and scori
 import itertools
 import random
 
-import numpy as np
 import pytest
 
 from kopsim.bots import bot_spec
-from kopsim.bots.endgame import P_ENDGAME, P_WORLDS, endgame_choice
+from kopsim.bots.endgame import endgame_choice
 from kopsim.bots.pimc import replay
 from kopsim.engine.reference import Deal, State
 from kopsim.engine.rng import hand_seed

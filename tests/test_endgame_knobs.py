@@ -14,7 +14,6 @@ import pytest
 from kopsim.bots.endgame import P_ENDGAME, P_WORLDS, endgame_choice
 from kopsim.engine.reference import Deal, State
 from kopsim.engine.rng import hand_seed
-from kopsim.rules.cache import compiled
 from kopsim.bots.pimc import replay
 from test_endgame import _card_values, _consistent_deals, _history
 from test_solver_knobs import _ace_call_24

@@ -183,7 +183,7 @@ def test_a_session_under_rules_without_sessions_is_a_discrepancy(kop_lines, tmp_
 def test_every_field_of_the_wrong_type_is_named(kop_lines, tmp_path, capsys, field):
     log = write_log(tmp_path / "x.jsonl", with_record(kop_lines, 2, lambda d: d.update({field: {}})))
     code, out, _ = replay_exit([log], capsys)
-    assert code == 1 and f"line 3 " in out and f"{field}: expected" in out
+    assert code == 1 and "line 3 " in out and f"{field}: expected" in out
 
 
 HOSTILE_FILES = {

@@ -320,7 +320,7 @@ def test_equal_cards_are_tried_once():
     # are one choice while no queen between them is still held, nor winning the trick
     import numpy as np
 
-    from kopsim.bots.search import _distinct
+    from kopsim.bots.search import SearchContext, _distinct, new_table
 
     cr = compile_rules(load_ruleset("kop"))
     k = cr.contract_names.index("normal")
@@ -331,8 +331,10 @@ def test_equal_cards_are_tried_once():
 
     def distinct(hand, out, wcard=None):
         pos = 0 if wcard is None else 1
+        ctx = SearchContext(ints[k], masks[o], floats[o], np.zeros(1), new_table(4),
+                            np.zeros(1, np.int64))
         kept = _distinct(np.uint64(hand), pos, i[wcard] if wcard else 0, -1,
-                         np.uint64(out | hand), ints[k], masks[o], floats[o])
+                         np.uint64(out | hand), ctx)
         return sorted(c for c in cr.cards if (int(kept) >> i[c]) & 1)
 
     hand = mask("QC", "QH", "AC")

@@ -43,7 +43,7 @@ import numpy as np
 from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
 from ..engine.jit import kernel_jit
 from ..engine.steps import called_card_duties, play_to_trick
-from .pricing import P_DIRECTION, P_DECK, full_window, outcome_of, outcome_value, unscaled
+from .pricing import P_DIRECTION, P_DECK, outcome_value
 
 INF = np.inf
 HM1 = np.uint64(0x9E3779B97F4A7C15)
