@@ -25,7 +25,8 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 CROSS_CHECKS = ["test_engines_agree.py", "test_solver.py", "test_hostile_rulesets.py",
-                "test_fuzz_rulesets.py"]
+                "test_fuzz_rulesets.py",
+                "test_pimc_kernel.py::test_the_kernel_plays_pimc_as_the_reference_engine"]
 WAIT_S = 1800
 
 # runs the child pytest, then writes its exit code where the waiting test looks for it (atomically:

@@ -103,9 +103,10 @@ import numpy as np
 from kopsim.engine.kernel import play_batch
 from kopsim.bots import bot_spec
 from kopsim.rules.load import load_ruleset
+pimc = {"name": "pimc", "samples": 4, "auction_samples": 3}
 for path in sys.argv[1:]:
-    for bot in ("random", "heuristic"):
-        play_batch(load_ruleset(path), np.arange(300), np.arange(300) % 4, bots=[bot_spec(bot)])
+    for bot, n in (("random", 300), ("heuristic", 300), (pimc, 12)):
+        play_batch(load_ruleset(path), np.arange(n), np.arange(n) % 4, bots=[bot_spec(bot)])
 print("ok")
 """
 

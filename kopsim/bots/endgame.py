@@ -26,7 +26,7 @@ import numpy as np
 
 from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
 from ..engine.codes import TEAM_ALONE, TEAM_EACH
-from ..engine.jit import compile_once, kernel_jit
+from ..engine.jit import built_call, kernel_jit
 from ..engine.loop import score_hand, scratch_for
 from ..engine.steps import (called_card, called_card_duties, eval_pred, form_teams, pay_out,
                             play_to_trick)
@@ -526,7 +526,5 @@ def endgame_choice(cr, obs, prm) -> tuple[int, int]:
     solved)."""
     sc, (allowed, leader, bid, bidder, nd, forehand) = observed_scratch(cr, obs)
     args = (cr.tables, sc, obs.seat, allowed, leader, bid, bidder, nd, forehand, prm)
-    if not endgame_card.overloads:  # its first build in this process: a minute, so one at a time
-        compile_once(endgame_card, args)
-    card = endgame_card(*args)
+    card = built_call(endgame_card, *args)
     return int(card), int(sc.eg_ctx[X_WORLDS])

@@ -28,7 +28,7 @@ import numpy as np
 from ..engine.bits import ONE, ZERO
 from ..engine.botcalls import SeatView
 from ..engine.codes import CALL_BID, N_PRICED_TIERS, TIER_OUT, WIN_NOBODY, WIN_OLD
-from ..engine.jit import kernel_jit
+from ..engine.jit import built_call, kernel_jit
 from ..engine.steps import called_card, form_teams, laufende_value, pay_out, play_to_trick
 from .pricing import (P_PAY_OLD, P_PAY_YOUNG, P_VALUES, PricingStore, full_window, pricing_row,
                       pricing_store, unscaled)
@@ -428,7 +428,10 @@ def pimc_decide(cr, ps: PimcScratch, params: list[float], hand_seed: int, obs) -
         allowed = 0
         for c in obs.legal_actions:
             allowed |= 1 << cr.card_index[c]
-        return cr.cards[pimc_card(cr.tables, ps, row, seed, view, np.uint64(allowed))]
+        return cr.cards[built_call(pimc_card, cr.tables, ps, row, seed, view,
+                                   np.uint64(allowed))]
     codes = {name: i for i, name in enumerate(cr.call_names)}
     legal = np.array([codes[c] for c in obs.legal_actions], np.int64)
-    return obs.legal_actions[pimc_call(cr.tables, ps, row, seed, view, legal, len(legal))]
+    return obs.legal_actions[built_call(pimc_call, cr.tables, ps, row, seed, view, legal,
+                                        len(legal))]
+

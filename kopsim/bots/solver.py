@@ -22,6 +22,7 @@ import numpy as np
 from ..engine.codes import N_PRICED_TIERS, TIER_NAMES, TIER_OUT, WIN_NOBODY, WIN_OLD, \
     WINNER_NAMES
 from ..engine.steps import count_doubles, laufende_value, pay_out
+from ..engine.jit import built_call
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
 from .pricing import (P_DIRECTION, P_PAY_OLD, P_PAY_YOUNG, P_UNSCALED, P_VALUES, P_WIDTH,
@@ -207,7 +208,8 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     stats = np.zeros(1, np.int64)
     args = _search_args(cr, contract, old_mask, called, 0, row,
                         new_table(table_bits(n_left)), stats)
-    value = solve_position(ri, rf, hands_arr.copy(), *args, move_vals, pv, moves, line)
+    value = built_call(solve_position, ri, rf, hands_arr.copy(), *args, move_vals, pv, moves,
+                       line)
     value = _unscaled(row, value)
     mv = {int(c): float(move_vals[c]) for c in range(cr.n_cards) if not np.isnan(move_vals[c])}
     best = [int(c) for c in pv if c >= 0] if line else []
@@ -285,7 +287,7 @@ class DealSolver:
         ri, rf = root_arrays(self.cr, contract, old_mask, *position, duty)
         args = _search_args(self.cr, contract, old_mask, called, int(self.store.sid[r]),
                             self.store.rows[r], self.tt, self.stats)
-        move_values_of_deals(ri, rf, held, rows, moves, *args, out)
+        built_call(move_values_of_deals, ri, rf, held, rows, moves, *args, out)
 
     def first_lead(self, contract: int, old_mask: int, doubles, seat: int, added: float = 0.0,
                    called: int = -1) -> FirstLead:
@@ -310,15 +312,15 @@ class DealSolver:
                           forehand: int, out: np.ndarray) -> None:
         """out[w]: the value of lead's search in each deal w of rows (read it with lead.pay)."""
         ri, rf, args = self._first_root(lead, forehand)
-        values_of_deals(ri, rf, held, rows, *args, out)
+        built_call(values_of_deals, ri, rf, held, rows, *args, out)
 
     def first_lead_line_payouts(self, lead: FirstLead, held: np.ndarray, rows: np.ndarray,
                                 forehand: int, out: np.ndarray) -> None:
         """out[w]: the seat's payout at the end of a best line from the first lead, in each
         deal w of rows (when lead.pay cannot read it from the value)."""
         ri, rf, args = self._first_root(lead, forehand)
-        line_payouts_of_deals(ri, rf, held, rows, *args, lead.seat_pay, self.scratch, self.pv,
-                              out)
+        built_call(line_payouts_of_deals, ri, rf, held, rows, *args, lead.seat_pay, self.scratch,
+                   self.pv, out)
 # ------------------------------------------------------------------------- plain reference search
 
 

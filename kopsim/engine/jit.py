@@ -50,3 +50,12 @@ def compile_once(dispatcher, args: tuple) -> None:
     with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         dispatcher.compile(sig)  # (numba looks in its cache first)
+
+
+def built_call(dispatcher, *args):
+    """dispatcher(*args), its first build in this process made by `compile_once` (the Python
+    faces of compiled decisions and searches: each build takes from seconds to a minute and
+    more, and parallel workers would each make it at once)."""
+    if not dispatcher.overloads:
+        compile_once(dispatcher, args)
+    return dispatcher(*args)
