@@ -137,7 +137,7 @@ def scratch_for(t) -> Scratch:
 # named tuples whole (with it, each array a helper touched cost two atomic counts per call).
 
 
-@kernel_jit(inline='always')
+@kernel_jit()
 def _no_bid_contract(t, elig, forehand):
     """(contract, declarer) if nobody bids: the first no-bid contract whose condition someone
     meets (the first such seat from forehand declares it if it is played alone)."""
@@ -152,7 +152,7 @@ def _no_bid_contract(t, elig, forehand):
     return -1, -1
 
 
-@kernel_jit(inline='always')
+@kernel_jit()
 def _believe_no_bid(t, elig, bel_k, bel_decl):
     """What each seat can tell of the no-bid contract from its own hand: a contract it would
     play alone, or the normal one (the heuristic plays by this)."""
@@ -169,7 +169,7 @@ def _believe_no_bid(t, elig, bel_k, bel_decl):
                 break
 
 
-@kernel_jit(inline='always')
+@kernel_jit()
 def _dealt_contract(t, elig, forehand):
     """(contract, declarer) that the deal itself makes (a special hand), or (-1, -1)."""
     for j in range(t.dealt.shape[0]):
@@ -181,7 +181,7 @@ def _dealt_contract(t, elig, forehand):
     return -1, -1
 
 
-@kernel_jit(inline='always')
+@kernel_jit()
 def _open_calls(t, sc, seat, first, fo, bid, bidder, nd, imp, imp_decl):
     """Writes the calls open to seat into sc.calls in canonical order (pass or ask, bids low
     to high, the next double); returns (their number, the number of bids among them)."""
@@ -206,7 +206,7 @@ def _open_calls(t, sc, seat, first, fo, bid, bidder, nd, imp, imp_decl):
     return m, n_bids
 
 
-@kernel_jit(inline='always')
+@kernel_jit()
 def _may_double(t, sc, seat, k, decl, nd, cap):
     """May seat say the next double (nd said so far, cap allowed) on contract k of declarer
     decl (the bid in force, or the contract played if nobody bids)?"""
@@ -224,7 +224,7 @@ def _may_double(t, sc, seat, k, decl, nd, cap):
     return True
 
 
-@kernel_jit(inline='always')
+@kernel_jit()
 def _restrict_calls(t, sc, m, seat, first, bid, asked):
     """Removes from sc.calls[:m] what the auction's restrictions forbid seat now; returns the
     number left. A restriction never leaves a seat without a call."""
@@ -425,7 +425,7 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, bots, pimc):
     return bid, bidder, nd
 
 
-@kernel_jit(inline='always')
+@kernel_jit()
 def _announcements(t, sc, seat, first):
     """Writes into sc.calls the calls open to seat in the round a silent first round reopens:
     pass, then each contract of c_announce it may bid, low to high; returns their number."""
@@ -559,7 +559,7 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, force, endgame, 
         leader = wseat
 
 
-@kernel_jit(inline='always')
+@kernel_jit()
 def score_hand(t, points, tricks, double_seats, contract, old, nd, dealt):
     """(winner, tier, counted doubles, value) of the hand played in contract (points, tricks:
     each seat's; double_seats[:nd]: who doubled; dealt: each seat's cards as dealt, for the
@@ -585,7 +585,7 @@ def score_hand(t, points, tricks, double_seats, contract, old, nd, dealt):
     return winner, tier, counted, v
 
 
-@kernel_jit(inline='always')
+@kernel_jit()
 def score_each_alone(t, sc, contract, forehand):
     """(old, winner, tier, counted doubles, value) of a hand played each for himself (Ramsch):
     the loser, or a Durchmarsch's winner, settles alone with the three others at the flat price,
@@ -601,7 +601,7 @@ def score_each_alone(t, sc, contract, forehand):
     return old, winner, TIER_LONE, 0, v
 
 
-@kernel_jit(inline='always')
+@kernel_jit()
 def _deal_hand(t, lu, sc, out, h, seed, dealer):
     """Deals hand h (shuffled from its seed, or as calibration gives it), seeds each seat's
     stream, and works out who meets which condition (sc.elig)."""
@@ -637,7 +637,7 @@ def _contract_of(t, lu, sc, out, h, forehand, bots, pimc):
     return contract, declarer, bid, bidder, nd, imp, imp_decl
 
 
-@kernel_jit(inline='always')
+@kernel_jit()
 def _listed(ks, k):
     for i in range(ks.shape[0]):
         if ks[i] == k:
