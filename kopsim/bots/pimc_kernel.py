@@ -434,4 +434,3 @@ def pimc_decide(cr, ps: PimcScratch, params: list[float], hand_seed: int, obs) -
     legal = np.array([codes[c] for c in obs.legal_actions], np.int64)
     return obs.legal_actions[built_call(pimc_call, cr.tables, ps, row, seed, view, legal,
                                         len(legal))]
-
