@@ -21,7 +21,8 @@ from kopsim.bots.calibrate import prepare
 from kopsim.engine import kernel, loop, steps
 from kopsim.rules.cache import compiled
 
-COMPILED_CORE = [loop._play_batch, loop._play_batch_ev, steps.eval_preds, heuristic.heur_call,
+COMPILED_CORE = [loop._play_batch, loop._play_batch_endgame, loop._play_batch_pimc,
+                 loop._play_batch_pimc_endgame, steps.eval_preds, heuristic.heur_call,
                  heuristic.relations,
                  heuristic.heur_card, heuristic.strength, ev.ev_call, ev.hand_key, ev.call_order,
                  endgame._solve_endgame]
@@ -76,9 +77,13 @@ def test_a_cached_build_that_counts_references_shows_it(tmp_path):
     assert out.stdout.strip() == "True", out.stderr[-2000:]
 
 
-@pytest.mark.parametrize("kernel_name, bot", [("_play_batch", "heuristic"),
-                                              ("_play_batch_ev", {"name": "ev", "deals": 2000,
-                                                                  "rounds": 1})])
+EV = {"name": "ev", "deals": 2000, "rounds": 1}
+
+
+# ev bots without an endgame (the default) play in the plain kernel; with one, in the endgame's
+@pytest.mark.parametrize("kernel_name, bot", [("_play_batch", "heuristic"), ("_play_batch", EV),
+                                              ("_play_batch_endgame",
+                                               {**EV, "endgame_tricks": 2})])
 def test_every_form_of_seat_bot_calls_the_same_kernel_build(monkeypatch, kernel_name, bot):
     """numba builds a kernel per argument type, and a read-only array is a type of its own: a
     seat_bot broadcast from one row once made a second 40-second build of each kernel."""

@@ -8,7 +8,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "kopsim"
 
 # numba dispatchers handed to terminal.compile_notice; they get public names with the kernel's
 # rewrite (issue 9, items 2-3), which owns kernel.py and solver.py
-KERNEL_DISPATCHERS = {"_play_batch", "_play_batch_ev", "_play_batch_pimc", "_play_batch_pimc_ev"}
+KERNEL_DISPATCHERS = {"_play_batch", "_play_batch_endgame", "_play_batch_pimc", "_play_batch_pimc_endgame"}
 # attributes of objects that are not kopsim's: numba's cache layout, os._exit, and the methods
 # NamedTuple names with an underscore so they cannot clash with fields (its public API)
 FOREIGN = {"_cache", "_cache_file", "_index_path", "_exit", "_asdict", "_replace", "_fields"}

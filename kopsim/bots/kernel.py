@@ -64,6 +64,12 @@ def kernel_lineup(bots: list, seat_bot: np.ndarray | None, n: int):
     return kinds, params, seat_bot
 
 
+def plays_endgame(bots: list) -> bool:
+    """Whether an ev bot of the line-up plays an endgame (`endgame_tricks` > 0): only then is the
+    kernel built with it."""
+    return any(b.kernel_kind == BOT_EV and b.params.endgame_tricks > 0 for b in bots)
+
+
 def ev_tables(cr, bots: list, bot_params: np.ndarray, given=None):
     """(values, binom, edges) of the line-up's ev bots, one table per distinct calibration, each
     bot's row pointing at its own (bot_params[i, P_TABLE]); `given` (a table) serves every ev

@@ -12,15 +12,15 @@ import numpy as np
 
 from ..bots import bot_spec
 from ..bots.heuristic import heuristic_tables
-from ..bots.kernel import ev_tables, kernel_lineup
+from ..bots.kernel import ev_tables, kernel_lineup, plays_endgame
 from ..records.format import HandRecord
 from ..rules.cache import compiled as compiled_rules, table as rules_table
 from ..rules.compile import TIERS, WINNERS, CompiledRules
 from ..rules.model import Ruleset
-from .codes import BOT_EV, BOT_PIMC
+from .codes import BOT_PIMC
 from .jit import compile_once
-from .loop import (Lineup, Outcomes, _play_batch, _play_batch_ev, _play_batch_pimc,
-                   _play_batch_pimc_ev, scratch_for)
+from .loop import (Lineup, Outcomes, _play_batch, _play_batch_endgame, _play_batch_pimc,
+                   _play_batch_pimc_endgame, scratch_for)
 
 __all__ = ["BatchResult", "play_batch", "take", "concat", "_play_batch"]
 
@@ -138,9 +138,9 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     lineup = Lineup(bot_kind, bot_params, seat_bot, h_power, h_ctab, ev_values, ev_binom,
                     ev_edges, explore, given, np.zeros((0, 2), np.int64), np.zeros(3, np.int64),
                     pimc)
-    ev = (bot_kind == BOT_EV).any()
-    kernel = ((_play_batch_pimc_ev if ev else _play_batch_pimc) if pimc
-              else _play_batch_ev if ev else _play_batch)
+    endgame = plays_endgame(bots)
+    kernel = ((_play_batch_pimc_endgame if endgame else _play_batch_pimc) if pimc
+              else _play_batch_endgame if endgame else _play_batch)
     args = (seeds, dealers, cr.tables, lineup, scratch_for(cr.tables), out)
     compile_once(kernel, args)
     kernel(*args)

@@ -706,30 +706,34 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
 
 # Four kernels, the ev bots' endgame and the pimc kind compiled only into theirs: a call handing
 # over the rules and scratch tuples (hundreds of arguments) cost every other line-up a fifth of
-# its speed by its mere presence in the card loop, even never taken.
+# its speed by its mere presence in the card loop, even never taken. ev bots that play no endgame
+# (`endgame_tricks = 0`, the default) play in the kernels without it.
 @kernel_jit()
 def _play_batch(seeds, dealers, t, lu, sc, out):
-    """Plays every hand of the batch (`_play_hand`); a line-up without ev or pimc bots."""
+    """Plays every hand of the batch (`_play_hand`); a line-up without pimc bots or an ev
+    endgame."""
     for h in range(seeds.shape[0]):
         _play_hand(seeds, dealers, t, lu, sc, out, h, False, False)
 
 
 @kernel_jit()
-def _play_batch_ev(seeds, dealers, t, lu, sc, out):
-    """Plays every hand of the batch (`_play_hand`); a line-up with ev bots."""
+def _play_batch_endgame(seeds, dealers, t, lu, sc, out):
+    """Plays every hand of the batch (`_play_hand`); a line-up with an ev bot's endgame."""
     for h in range(seeds.shape[0]):
         _play_hand(seeds, dealers, t, lu, sc, out, h, True, False)
 
 
 @kernel_jit()
 def _play_batch_pimc(seeds, dealers, t, lu, sc, out):
-    """Plays every hand of the batch (`_play_hand`); a line-up with pimc bots, without ev."""
+    """Plays every hand of the batch (`_play_hand`); a line-up with pimc bots, without an ev
+    endgame."""
     for h in range(seeds.shape[0]):
         _play_hand(seeds, dealers, t, lu, sc, out, h, False, True)
 
 
 @kernel_jit()
-def _play_batch_pimc_ev(seeds, dealers, t, lu, sc, out):
-    """Plays every hand of the batch (`_play_hand`); a line-up with pimc and ev bots."""
+def _play_batch_pimc_endgame(seeds, dealers, t, lu, sc, out):
+    """Plays every hand of the batch (`_play_hand`); a line-up with pimc bots and an ev bot's
+    endgame."""
     for h in range(seeds.shape[0]):
         _play_hand(seeds, dealers, t, lu, sc, out, h, True, True)
