@@ -218,8 +218,6 @@ def pricing_row(t, k, old_mask, double_seats, nd, added, store):
     return r
 
 
-
-
 @kernel_jit(inline='always')
 def full_window(pf):
     """The window of a whole search: the lowest and highest scaled value (every value searched

@@ -126,7 +126,7 @@ def constraints(cr: CompiledRules, obs: Observation, orders: list[int]) -> Const
     else:
         for o in orders:
             add_allowed(cards, seats, np.uint64(free_mask), _order_arrays(cr, o),
-                         p.follow_suit, p.trump_when_void, p.must_beat, allowed)
+                        p.follow_suit, p.trump_when_void, p.must_beat, allowed)
     allowed[obs.seat] = ZERO
     others = np.array([s for s in range(4) if s != obs.seat], np.int64)
     free = np.array([c for c in range(cr.n_cards) if (free_mask >> c) & 1], np.int64)

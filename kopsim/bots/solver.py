@@ -21,8 +21,8 @@ import numpy as np
 
 from ..engine.codes import N_PRICED_TIERS, TIER_NAMES, TIER_OUT, WIN_NOBODY, WIN_OLD, \
     WINNER_NAMES
-from ..engine.steps import count_doubles, laufende_value, pay_out
 from ..engine.jit import built_call
+from ..engine.steps import count_doubles, laufende_value, pay_out
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
 from .pricing import (P_DIRECTION, P_PAY_OLD, P_PAY_YOUNG, P_UNSCALED, P_VALUES, P_WIDTH,

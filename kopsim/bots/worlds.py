@@ -24,10 +24,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine.bits import ONE, ZERO, popcount
-from ..engine.codes import CALL_BID, REPLAY_CONTRADICTED, REPLAY_NEXT, REPLAY_OVER
+from ..engine.codes import REPLAY_CONTRADICTED, REPLAY_NEXT, REPLAY_OVER
 from ..engine.draws import GOLDEN, STREAM, mix64
 from ..engine.jit import kernel_jit
-from ..engine.loop import cards_allowed, replay_auction
+from ..engine.loop import cards_allowed, replay_auction, scratch_for
 from ..engine.steps import called_card, play_to_trick
 from .sampler import Constraints, add_allowed, count_completions, deal_one
 
@@ -42,7 +42,8 @@ class ReplayLineup(NamedTuple):
 
 
 class ReplayScratch(NamedTuple):
-    """The part of the kernel's `loop.Scratch` an auction reads and writes, for one deal."""
+    """The part of the kernel's `loop.Scratch` an auction reads and writes, for one deal (its
+    fields named as there, and taken from `loop.scratch_for`)."""
 
     hands: np.ndarray
     elig: np.ndarray
@@ -94,12 +95,9 @@ def world_scratch(cr, n_worlds: int) -> WorldScratch:
     nc, hs = cr.n_cards, cr.n_cards // 4
     rows = cr.max_calls + 1
     z = np.zeros
-    K = t.c_team.shape[0]
     lineup = ReplayLineup(z((0, 2), np.int64), z((rows, 2), np.int64), z(3, np.int64))
-    scratch = ReplayScratch(z(4, np.uint64), z((t.p_start.shape[0], 4), np.bool_),
-                            z(max(t.pred_stack, 1), np.bool_), z(CALL_BID + K, np.int64),
-                            z(CALL_BID + K, np.int64), z(max(t.n_chain, 1), np.int64),
-                            np.full(2, -1, np.int64))
+    full = scratch_for(t)  # (the kernel's own sizes)
+    scratch = ReplayScratch(*(getattr(full, name) for name in ReplayScratch._fields))
     out = ReplayOut(z((1, rows), np.int16), z((1, rows), np.int8), z(1, np.int16),
                     z((0, rows), np.uint64))
     n = max(n_worlds, 1)
@@ -169,8 +167,8 @@ def _constrain(t, ws, seat, own, played, shown_bid):
         for o in range(t.suit.shape[0]):
             if (orders >> np.uint64(o)) & ONE:
                 add_allowed(ws.plays[:played], ws.play_seats[:played], free,
-                             (t.suit[o], t.suit_mask[o], t.beat_mask[o]), t.follow_suit,
-                             t.trump_when_void, t.must_beat, ws.allowed)
+                            (t.suit[o], t.suit_mask[o], t.beat_mask[o]), t.follow_suit,
+                            t.trump_when_void, t.must_beat, ws.allowed)
     ws.allowed[seat] = ZERO
     return n_free
 

@@ -639,6 +639,7 @@ def _contract_of(t, lu, sc, out, h, forehand, bots, pimc):
 
 @kernel_jit()
 def _listed(ks, k):
+    """Whether k is among ks."""
     for i in range(ks.shape[0]):
         if ks[i] == k:
             return True
