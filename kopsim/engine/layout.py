@@ -144,23 +144,24 @@ class Chunk:
     ended: dict | None = None
 
 
-def iter_run(cr: CompiledRules, run_seed: int, n_hands: int, chunk: int = 65536) -> Iterator[Chunk]:
+def iter_run(cr: CompiledRules, run_seed: int, n_hands: int, chunk: int = 65536,
+             bots: list | None = None) -> Iterator[Chunk]:
     """The first n_hands hands of a run of the ruleset's own sessions, chunk by chunk, in
-    order."""
+    order; `bots` as play_batch takes them (default: random in every seat)."""
     from .kernel import play_batch
 
     layout = ruleset_layout(cr, run_seed)
     if layout.session == "bankroll":
-        yield from bankroll_run(cr, layout, n_hands, chunk)
+        yield from bankroll_run(cr, layout, n_hands, chunk, bots)
         return
     for first in range(0, n_hands, chunk):
         deals = layout.hands(first, min(chunk, n_hands - first))
-        res = play_batch(cr, deals.seed, deals.dealer, deals.hand_index)
+        res = play_batch(cr, deals.seed, deals.dealer, deals.hand_index, bots)
         yield Chunk(res, deals.deal_id, deals.session)
 
 
 def bankroll_run(cr: CompiledRules, layout: DealLayout, n_hands: int,
-                 chunk: int) -> Iterator[Chunk]:
+                 chunk: int, bots: list | None = None) -> Iterator[Chunk]:
     """Sessions end when a player is out, which only play reveals: play deals in order and let
     the bankroll scan keep the hands of each session."""
     from .kernel import play_batch, take
@@ -171,7 +172,7 @@ def bankroll_run(cr: CompiledRules, layout: DealLayout, n_hands: int,
     while produced < n_hands:
         deals = layout.deals(cursor, cursor + chunk)
         cursor += chunk
-        res = play_batch(cr, deals.seed, deals.dealer, deals.deal_id)
+        res = play_batch(cr, deals.seed, deals.dealer, deals.deal_id, bots)
         scan = bankroll_scan(cr.rules.session, carry, deals.deal_id, res.payouts, final=False)
         carry = scan.carry
         n = min(len(scan.keep), n_hands - produced)

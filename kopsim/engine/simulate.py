@@ -1,4 +1,4 @@
-"""`kopsim simulate`: random-play hands of one ruleset through the batch kernel, summarised."""
+"""`kopsim simulate`: hands of one ruleset, played by one bot in every seat (random by default) through the batch kernel, summarised."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from ..terminal import compile_notice, progress_bar
 @dataclass
 class Summary:
     rules: Ruleset
+    bot: str = "random"
     hands: int = 0
     seconds: float = 0.0
     contract_counts: dict[str, int] = field(default_factory=dict)
@@ -35,13 +36,14 @@ class Summary:
     def text(self) -> str:
         n = max(self.hands, 1)
         lines = [f"{self.rules.name}: {self.hands:,} hands in {self.seconds:.2f} s "
-                 f"({self.hands / max(self.seconds, 1e-9):,.0f} hands/s, batch kernel, random bots)",
-                 "", f"{'contract':<12}{'hands':>10}{'share':>9}{'old side won':>15}"]
-        for name in self.rules.contracts:
-            c = self.contract_counts.get(name, 0)
-            if c == 0:
-                continue
-            lines.append(f"{name:<12}{c:>10,}{100 * c / n:>8.2f}%"
+                 f"({self.hands / max(self.seconds, 1e-9):,.0f} hands/s, batch kernel, "
+                 f"{self.bot} in every seat)"]
+        played = [name for name in self.rules.contracts if self.contract_counts.get(name, 0)]
+        width = max([12] + [len(name) + 2 for name in played])
+        lines += ["", f"{'contract':<{width}}{'hands':>10}{'share':>9}{'old side won':>15}"]
+        for name in played:
+            c = self.contract_counts[name]
+            lines.append(f"{name:<{width}}{c:>10,}{100 * c / n:>8.2f}%"
                          f"{100 * self.old_wins.get(name, 0) / c:>14.1f}%")
         lines += ["", "mean payout per seat (95% CI):"]
         for s in range(4):
@@ -78,12 +80,18 @@ def _open_log(log_path: str):
 
 def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
              chunk: int = 65536, ruleset_file: str | None = None,
-             progress: bool | None = None) -> Summary:
-    """Play and summarise `hands` hands; progress on stderr when it is a terminal (or forced)."""
+             progress: bool | None = None, bot=None) -> Summary:
+    """Play and summarise `hands` hands, `bot` (a BotSpec that plays in the kernel; default
+    random) in every seat; progress on stderr when it is a terminal (or forced)."""
     from .kernel import _play_batch
 
     cr = compile_rules(rules)
-    out = Summary(rules)
+    out = Summary(rules, "random" if bot is None else bot.label)
+    if bot is not None:
+        from ..bots.calibrate import prepare
+        import sys
+
+        prepare(cr, [bot], 1, lambda m: print(m, file=sys.stderr))
     log = _open_log(log_path) if log_path else None
     compile_notice(_play_batch, force=progress)
     bar = progress_bar(hands, rules.name, force=progress)
@@ -91,7 +99,7 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
         else None
     t0 = time.perf_counter()
     try:
-        for ch in iter_run(cr, seed, hands, chunk):
+        for ch in iter_run(cr, seed, hands, chunk, None if bot is None else [bot] * 4):
             bar.update(len(ch.result))
             _count_hands(out, ch.result)
             if series is not None:

@@ -74,10 +74,14 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
             return f"auction[{i}]: {e}"
     if state.phase == "auction":
         return "auction: the log stops before the auction ends"
-    for key, want in (("contract", state.contract), ("declarer", state.declarer),
-                      ("old_side", state.old_side)):
+    for key, want in (("contract", state.contract), ("declarer", state.declarer)):
         if d[key] != want:
             return f"{key}: log says {d[key]!r}, the rules give {want!r}"
+    # a hand played each for himself (Ramsch) learns its old side, the seat that settles
+    # alone, only from the cards (HAND-RECORD.md §2.11): checked once the tricks are played
+    each_alone = rules.contracts[state.contract].team == "each"
+    if not each_alone and d["old_side"] != state.old_side:
+        return f"old_side: log says {d['old_side']!r}, the rules give {state.old_side!r}"
 
     tricks = d["tricks"]
     if rules.contracts[state.contract].instant:
@@ -102,6 +106,8 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
                 return f"tricks[{t}].winner: log says {trick.get('winner')!r}, seat {won_by} wins"
     o = state.outcome
     assert o is not None
+    if each_alone and d["old_side"] != state.old_side:
+        return f"old_side: log says {d['old_side']!r}, the rules give {state.old_side!r}"
     payouts = [float(x) for x in o.payouts]
     checks = [("points", [float(x) for x in d["points"]], [float(x) for x in state.points]),
               ("tricks_won", d["tricks_won"], state.tricks_won),
