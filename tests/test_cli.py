@@ -239,3 +239,16 @@ def test_rules_show_prints_every_setting(path, value, tmp_path, capsys):
     assert changed.sha256() != base.sha256()
     strip = lambda text: "\n".join(x for x in text.splitlines() if not x.startswith("sha256"))  # noqa: E731
     assert strip(show(changed)) != strip(show(base))
+
+
+def test_rules_show_and_diff_name_no_bonus_where_a_series_has_none(tmp_path, capsys):
+    path = tmp_path / "no-bonus.toml"
+    path.write_text('extends = "kop-sportowy"\nname = "no-bonus"\n'
+                    "[session]\npositive_bonus = 0\n", encoding="utf-8")
+    assert main(["rules", "show", str(path)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "Session scoring" in x)
+    assert "series of 32 hands" in line and "bonus" not in line
+    assert main(["rules", "diff", "kop-sportowy", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "bonus for ending positive 0 instead of 3" in out
+    assert "0 bonus" not in out

@@ -166,6 +166,9 @@ def test_a_tournament_run_resumes_and_its_report_ranks_the_bots(tmp_path):
     sessions = pl.read_parquet(list((whole / "sessions").rglob("*.parquet")))
     # the seats change between rounds: each series' bots are its drawn seating of the line-up
     lineup = ["heuristic", "random", "heuristic", "random"]
+    # each series row says which tournament and which round of it it is (3 rounds)
+    assert sessions["tournament"].to_list() == [k // 3 for k in sessions["session"]]
+    assert sessions["round"].to_list() == [k % 3 for k in sessions["session"]]
     seated = tournament_seating(3, sessions["session"].to_numpy(), 3, None)
     for row, seats in zip(sessions.iter_rows(named=True), seated):
         assert [row[f"bot_{s}"] for s in range(4)] == [lineup[p] for p in seats]
@@ -193,3 +196,24 @@ def test_a_team_counts_its_best_players():
     df = standings(_rows(deep), manifest, ["x", "y", "x", "y"])
     assert {r["bot"]: r["team_first"] for r in df.iter_rows(named=True)} == {"x": 0.0, "y": 1.0}
     assert "team_first" not in standings(_rows(rounds), _manifest(2), list("abcd")).columns
+
+
+def test_a_shared_first_place_is_split_so_the_shares_add_up_to_one():
+    # a and b tie on every key in both tournaments' one round: each wins half of it
+    rounds = [((10, 10, -5, -15), (4, 4, 1, 0))]
+    df = standings(_rows(rounds), _manifest(1), list("abcd"))
+    won = {r["bot"]: r["first"] for r in df.iter_rows(named=True)}
+    assert won == {"a": 0.5, "b": 0.5, "c": 0.0, "d": 0.0}
+    # two players of one bot sharing the first place: the bot wins the whole tournament
+    df = standings(_rows(rounds), _manifest(1), ["x", "x", "y", "z"])
+    won = {r["bot"]: r["first"] for r in df.iter_rows(named=True)}
+    assert won["x"] * 2 == 1.0 and won["y"] == won["z"] == 0.0  # x's two player-tournaments
+
+
+def test_teams_tied_in_the_lead_split_the_tournament():
+    # team x (a, c) and team y (b, d) lead with 5 placement points each at best 1
+    rounds = [((10, 10, -5, -15), (5, 5, 1, 0))]
+    manifest = _manifest(1)
+    manifest["variants"][0]["ruleset"]["session"]["tournament"]["team_best"] = 1
+    df = standings(_rows(rounds), manifest, ["x", "y", "x", "y"])
+    assert {r["bot"]: r["team_first"] for r in df.iter_rows(named=True)} == {"x": 0.5, "y": 0.5}

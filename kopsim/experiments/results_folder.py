@@ -65,6 +65,10 @@ def session_schema() -> dict:
     s.update({f"place_points_{i}": pl.Float64 for i in SEATS})
     s.update({f"won_{i}": pl.Boolean for i in SEATS})
     s["first_deal"] = pl.Int64  # extra column: deal id of the session's first hand
+    # added columns: the tournament a series belongs to and its round in it (null: no
+    # tournament); older folders lack them
+    s["tournament"] = pl.Int32
+    s["round"] = pl.Int32
     return s
 
 
@@ -167,9 +171,11 @@ def hands_frame(variant: str, ruleset: str, contract_names: list[str], bot_label
 
 def sessions_frame(variant: str, ruleset: str, bot_labels: list[str], session: np.ndarray,
                    hands: np.ndarray, complete: np.ndarray, first_deal: np.ndarray,
-                   seat_bot: np.ndarray, totals: np.ndarray, place_points: np.ndarray | None):
+                   seat_bot: np.ndarray, totals: np.ndarray, place_points: np.ndarray | None,
+                   rounds: int | None = None):
     """One row per session. `place_points` [m, 4] is null where it is NaN (or None: bankroll);
-    `won` is having the most at the end, ties standing."""
+    `won` is having the most at the end, ties standing; with `rounds` (a tournament's) session
+    k is round k % rounds of tournament k // rounds."""
     import polars as pl
 
     m = len(session)
@@ -194,6 +200,11 @@ def sessions_frame(variant: str, ruleset: str, bot_labels: list[str], session: n
     for s in SEATS:
         cols[f"won_{s}"] = pl.Series(totals[:, s] == best)
     cols["first_deal"] = pl.Series(np.asarray(first_deal, np.int64))
+    index = np.asarray(session, np.int64)
+    for name, value in (("tournament", None if rounds is None else index // rounds),
+                        ("round", None if rounds is None else index % rounds)):
+        cols[name] = (pl.repeat(None, m, dtype=pl.Int32, eager=True) if value is None
+                      else pl.Series(value.astype(np.int32)))
     return pl.DataFrame(cols, schema=session_schema())
 
 

@@ -196,8 +196,10 @@ def _series_sessions(t: ChunkTask, d, session, payouts, labels, seat_bot):
     complete = hands == v.length
     place = series_place_points(totals, v.rules.session) if len(lo) else np.zeros((0, 4))
     place[~complete] = np.nan
+    tournament = v.rules.session.tournament
     return R.sessions_frame(v.label, v.rules.name, labels, session[lo], hands, complete, d[lo],
-                            seat_bot[lo], totals, place)
+                            seat_bot[lo], totals, place,
+                            None if tournament is None else tournament.rounds)
 
 
 # ------------------------------------------------------------------------ bankroll sessions

@@ -38,7 +38,8 @@ def _kinds(schema: dict, extra: tuple[str, ...] = ()) -> dict[str, str]:
 
 HAND_COLUMNS: dict[str, str] = _kinds(hand_schema(),  # nominal_payout_*: added later, optional
                                       extra=tuple(f"nominal_payout_{s}" for s in SEATS))
-SESSION_COLUMNS: dict[str, str] = _kinds(session_schema(), extra=("first_deal",))
+SESSION_COLUMNS: dict[str, str] = _kinds(session_schema(),  # tournament, round: added later
+                                         extra=("first_deal", "tournament", "round"))
 # the columns the report reads, with the types it reads them as
 HAND_READ = {"variant": pl.String, "deal_id": pl.Int64, "session": pl.Int64, "dealer": pl.Int8,
              "contract": pl.String, "doubles": pl.Int16, "winner": pl.String, "tier": pl.String,

@@ -496,7 +496,9 @@ def _tournaments_section(an: Analysis) -> Section:
     s = Section("tournaments", "Tournaments", "Series played as the rounds of tournaments, the "
                 "players re-seated between rounds and ranked over all of them as the ruleset "
                 "says. Each bot's final rank (1 = first; tied players share the better rank), "
-                "how often it won the tournament, and its placement points per tournament. "
+                "how often it won the tournament (a first place shared by k players counts 1/k "
+                "to each, so the four players' shares add up to 100%), and its placement points "
+                "per tournament. "
                 "Only tournaments whose every round is complete count.")
     bots = t["bot"].unique(maintain_order=True).to_list()
     for title, cell in [
@@ -516,8 +518,9 @@ def _tournaments_section(an: Analysis) -> Section:
             lambda r: (_rate_cell(r["team_first"], r["team_first_lo"], r["team_first_hi"],
                                   r["tournaments"]) if r.get("team_first") is not None
                        else Cell("—", cls="muted")), "bot", labels,
-            caption="The players of one bot form a team; a team's total is the placement "
-                    "points of its best players; tied teams each count the tournament.")))
+            caption="The players of one bot label form a team (one bot under two labels is "
+                    "two teams); a team's total is the placement points of its best players; k "
+                    "teams tied in the lead each count 1/k of the tournament.")))
     return s
 
 

@@ -48,7 +48,8 @@ def _team_best(variant: dict) -> int | None:
 
 def standings(sessions: pl.DataFrame, manifest: dict, lineup: list[str]) -> pl.DataFrame | None:
     """Per variant and bot: tournaments played, final rank (mean, 95% CI), share of
-    tournaments won outright or shared (Wilson 95%), and placement points per tournament."""
+    tournaments won (a first place shared by k players counts 1/k to each, so the shares of the
+    four players add up to one; Wilson 95%), and placement points per tournament."""
     settings = tournament_settings(manifest)
     seed = manifest.get("seed")
     if not settings or not isinstance(seed, int) or not 0 <= seed < 2**63 \
@@ -61,10 +62,12 @@ def standings(sessions: pl.DataFrame, manifest: dict, lineup: list[str]) -> pl.D
             continue
         ranks, pp = _final_ranks(s, seed, rounds, plan, ranking)
         teams = _team_firsts(pp, lineup, best)
+        won = _split_firsts(ranks == 1)
         for bot in dict.fromkeys(lineup):
             players = [p for p in range(N_SEATS) if lineup[p] == bot]
             r, points = ranks[:, players].reshape(-1), pp[:, players].reshape(-1)
-            rows.append(_summary(label, bot, r, points) | teams.get(bot, {}))
+            rows.append(_summary(label, bot, r, points, float(won[:, players].sum()))
+                        | teams.get(bot, {}))
     if not rows:
         return None
     return pl.DataFrame(rows)
@@ -135,27 +138,36 @@ def _lex_greater(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _team_firsts(pp: np.ndarray, lineup: list[str], best: int | None) -> dict:
-    """Per bot (its players a team): the share of tournaments its best `best` players' summed
-    placement points lead (ties shared: each leading team counts it), with its Wilson 95%."""
+    """Per bot (its players a team; a team is a bot label, so one bot under two labels is two
+    teams): the share of tournaments its best `best` players' summed placement points lead (k
+    teams tied in the lead each count 1/k), with its Wilson 95%."""
     if best is None or len(pp) == 0:
         return {}
     bots = list(dict.fromkeys(lineup))
     totals = np.stack([np.sort(pp[:, [p for p in range(N_SEATS) if lineup[p] == b]],
                                axis=1)[:, ::-1][:, :best].sum(axis=1) for b in bots], axis=1)
-    leads = totals == totals.max(axis=1, keepdims=True)
+    leads = _split_firsts(totals == totals.max(axis=1, keepdims=True))
     out = {}
     for i, b in enumerate(bots):
-        share, lo, hi = wilson(int(leads[:, i].sum()), len(pp))
+        share, lo, hi = wilson(float(leads[:, i].sum()), len(pp))
         out[b] = {"team_best": best, "team_first": share, "team_first_lo": lo,
                   "team_first_hi": hi}
     return out
 
 
-def _summary(label: str, bot: str, ranks: np.ndarray, points: np.ndarray) -> dict:
+def _split_firsts(first: np.ndarray) -> np.ndarray:
+    """[tournament, player or team] 1/k where k of them share the first place, else 0: a shared
+    win is split, so the shares of a tournament's winners add up to one."""
+    return first / np.maximum(first.sum(axis=1, keepdims=True), 1)
+
+
+def _summary(label: str, bot: str, ranks: np.ndarray, points: np.ndarray, won: float) -> dict:
+    """`won`: the tournaments the bot's players won, a shared first place split among the
+    players sharing it."""
     n = len(ranks)
     mean, sd = moments(n, float(ranks.sum()), float((ranks ** 2).sum()))
     lo, hi = mean_ci(n, mean, sd)
-    won, won_lo, won_hi = wilson(int((ranks == 1).sum()), n)
+    won, won_lo, won_hi = wilson(won, n)
     pmean, psd = moments(n, float(points.sum()), float((points ** 2).sum()))
     plo, phi = mean_ci(n, pmean, psd)
     return {"variant": label, "bot": bot, "tournaments": n, "rank_mean": mean, "rank_lo": lo,

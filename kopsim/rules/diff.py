@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .model import Contract, Order, Price, Ruleset
-from .show import (SUIT_SYMBOLS, describe, each_alone_text, number, pretty_card, tie_name,
-                   tournament_text)
+from .show import (SUIT_SYMBOLS, describe, each_alone_text, number, positive_bonus_text,
+                   pretty_card, tie_name, tournament_text)
 
 SECTIONS = ("deck", "card order", "play", "contracts", "auction", "doubling", "scoring", "session")
 
@@ -450,7 +450,7 @@ def session_text(r: Ruleset) -> str:
     if s.kind == "series":
         return (f"a series of {s.hands} hands, places score "
                 + "/".join(number(p) for p in s.placement_points)
-                + f", {number(s.positive_bonus)} bonus shared by players ending positive")
+                + positive_bonus_text(s, ", "))
     return f"a bankroll of {number(s.start)} each, played until a player reaches 0"
 
 

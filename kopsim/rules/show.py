@@ -315,14 +315,20 @@ def _session_lines(r: Ruleset) -> list[str]:
         opts = f" (options: {', '.join(map(str, ss.hands_options))})" if ss.hands_options else ""
         out.append(f"Session scoring: a series of {ss.hands} hands{opts}; places score "
                    + "/".join(number(x) for x in ss.placement_points)
-                   + " (tied places share); "
-                   + f"{number(ss.positive_bonus)} bonus points shared by players ending positive")
+                   + " (tied places share)" + positive_bonus_text(ss, "; "))
     else:
         out.append(f"Session scoring: a bankroll of {number(ss.start)} each; the session ends after "
                    "the hand in which a player reaches 0; most wins, ties stand")
     if ss is not None and ss.tournament is not None:
         out.append("  " + tournament_text(ss.tournament))
     return out
+
+
+def positive_bonus_text(ss, sep: str) -> str:
+    """The series' bonus for ending positive, after `sep`; nothing where there is none."""
+    if not ss.positive_bonus:
+        return ""
+    return f"{sep}{number(ss.positive_bonus)} bonus points shared by players ending positive"
 
 
 RANKING_WORDS = {"placement_points": "placement points", "total": "total points",
