@@ -62,7 +62,8 @@ def boundscheck_env(run_tmp):
     folder = run_tmp / "numba-boundscheck"
     folder.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k not in XDIST_VARIABLES}
-    return dict(env, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(folder))
+    # every line-up in the one kernel that holds them all: one checked build, not four
+    return dict(env, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(folder), KOPSIM_ONE_KERNEL="1")
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,8 @@ give identical hand records in both engines (tests/test_engines_agree.py).
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ..bots import bot_spec
@@ -23,6 +25,11 @@ from .loop import (Lineup, Outcomes, _play_batch, _play_batch_endgame, _play_bat
                    _play_batch_pimc_endgame, scratch_for)
 
 __all__ = ["BatchResult", "play_batch", "take", "concat", "_play_batch"]
+
+# KOPSIM_ONE_KERNEL=1: every line-up plays in the kernel that holds every kind (pimc and the
+# endgame), with the same results. The bounds-checked runs of the suite set it: a checked build
+# takes minutes, and one build then serves what would otherwise be four.
+ONE_KERNEL = os.environ.get("KOPSIM_ONE_KERNEL") == "1"
 
 
 # --------------------------------------------------------------------------------- Python face
@@ -135,11 +142,14 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
         options=np.zeros((len(explore), cr.max_calls), np.uint64),
     )
     pimc = _pimc_scratch(cr, bot_kind, bot_params)
+    if ONE_KERNEL and not pimc:
+        from ..bots.pimc_kernel import pimc_scratch
+        pimc = pimc_scratch(cr, 1)
     lineup = Lineup(bot_kind, bot_params, seat_bot, h_power, h_ctab, ev_values, ev_binom,
                     ev_edges, explore, given, np.zeros((0, 2), np.int64), np.zeros(3, np.int64),
                     pimc)
     endgame = plays_endgame(bots)
-    kernel = ((_play_batch_pimc_endgame if endgame else _play_batch_pimc) if pimc
+    kernel = ((_play_batch_pimc_endgame if endgame or ONE_KERNEL else _play_batch_pimc) if pimc
               else _play_batch_endgame if endgame else _play_batch)
     args = (seeds, dealers, cr.tables, lineup, scratch_for(cr.tables), out)
     compile_once(kernel, args)
