@@ -34,6 +34,10 @@ HANDS = 12  # per accepted mutant: enough for an auction, play and a payout of e
 BASES = {name: load_raw(name)[0] for name in bundled_names()}
 HOSTILE_NUMBERS = [math.nan, math.inf, -math.inf, 1e300, -1e300, 2**70, -2**70, 2**63, -1, 0,
                    1, 2, 3, 4, 5, 16, 17, 64, 65, 255, 256, 100_000, 0.5, -0.5, 1e-300]
+# non-integer numbers where a factor, a price or card points go: rounding must come out the
+# same in both engines, sums of card points exact, payouts exactly zero-sum
+FRACTIONS = [0.1, 0.2, 0.3, 1.1, 1.3, 2.5, 1 / 3, 1.0000001, 3.9999999999999996, 0.7]
+EMPTY_NAMES = ["", " ", "\t"]
 OTHER_VALUES = ["", "x", "pass", "double", "ask", True, False, [], {}, [1, 2], {"x": 1}]
 
 
@@ -104,6 +108,8 @@ def mutate(tree: dict, pick) -> None:
         "nest": [p for p, v in every if isinstance(v, dict) and PREDICATE_KEYS & set(v)],
         "call": [p for p, v in every if isinstance(v, str) or (isinstance(v, list) and v
                                                                and isinstance(v[0], str))],
+        "fraction": [p for p, v in every if is_number(v)],
+        "empty": [p for p, v in every if isinstance(p[-1], str) or isinstance(v, str)],
     }
     op = pick([op for op, places in where.items() if places])
     path = pick(where[op])
@@ -132,6 +138,13 @@ def mutate(tree: dict, pick) -> None:
             leaf = {"holds_any": ["QC"]}
             value = pick([{"not": value}, {"all_of": [value, leaf]}, {"any_of": [leaf, value]}])
         parent[key] = value
+    elif op == "fraction":
+        parent[key] = pick(FRACTIONS)
+    elif op == "empty":  # an empty or blank name where a name is a key, or is referred to
+        if isinstance(key, str) and (not isinstance(value, str) or pick([True, False])):
+            parent[pick(EMPTY_NAMES)] = parent.pop(key)
+        else:
+            parent[key] = pick(EMPTY_NAMES)
     elif isinstance(value, list):
         value[pick(range(len(value)))] = pick(call_names(tree))
     else:
@@ -183,12 +196,38 @@ def check_mutant(data: dict, folder: Path, seed: int) -> str:
     expect(rc == 0, "wrongly accepted", f"simulate exited {rc}: {err}")
     rc, out = run_cli(["replay", str(log), "--rules", str(path)], stdout=True)
     expect(rc == 0, "wrongly accepted", f"its log does not replay clean: {out}")
-    if load_ruleset(str(path)).scoring.style == "zero_sum":
+    rules = load_ruleset(str(path))
+    if rules.scoring.style == "zero_sum":  # exactly: the amounts' real sum is 0
         for line in log.read_text(encoding="utf-8").splitlines():
             pay = json.loads(line)["payouts"]
-            expect(all(math.isfinite(p) for p in pay) and abs(sum(pay)) < 1e-9,
+            expect(all(math.isfinite(p) for p in pay) and math.fsum(pay) == 0,
                    "wrongly accepted", f"payouts {pay} of a zero_sum ruleset")
+    differs = engines_differ(rules, seed)
+    expect(differs is None, "wrongly accepted", f"the engines play it differently: {differs}")
     return "accepted"
+
+
+def engines_differ(rules, seed: int, hands: int = 6) -> str | None:
+    """The first hand the batch kernel and the reference engine record differently (random
+    bots, seeded deals), or None."""
+    import numpy as np
+
+    from kopsim.bots import bot_spec
+    from kopsim.engine.kernel import play_batch
+    from kopsim.engine.layout import hand_seeds
+    from kopsim.engine.play import play_hand
+    from kopsim.records.format import record_from_state
+    from kopsim.rules.compile import compile_rules
+
+    bots = [bot_spec("random")] * 4
+    seeds, dealers = hand_seeds(seed, 0, hands), np.arange(hands) % 4
+    batch = play_batch(compile_rules(rules), seeds, dealers, bots=bots)
+    for i in range(hands):
+        state = play_hand(rules, int(seeds[i]), int(dealers[i]), bots)
+        ref = record_from_state(state, int(seeds[i]), i).to_dict()
+        if batch.record(i).to_dict() != ref:
+            return f"hand {i}: kernel {batch.record(i).to_dict()}, reference {ref}"
+    return None
 
 
 def hypothesis_pick(data):
@@ -275,3 +314,71 @@ def tally(n: int, seed: int = 0) -> dict[str, int]:
 if __name__ == "__main__":
     print(json.dumps(tally(int(sys.argv[1]) if len(sys.argv) > 1 else 1000,
                            int(sys.argv[2]) if len(sys.argv) > 2 else 0), indent=1))
+
+
+# ------------------------------------------------------------------ inherit removals, fuzzed
+
+
+def _key_path(keys) -> str:
+    """A TOML dotted key path; an int last key becomes an index."""
+    *names, last = keys
+    index = isinstance(last, int)
+    names = names if index else [*names, last]
+    text = ".".join(k if k and all(c.isascii() and (c.isalnum() or c in "_-") for c in k)
+                    else json.dumps(k, ensure_ascii=False)
+                    for k in names)
+    return f"{text}[{last}]" if index else text
+
+
+def removable(tree) -> list[tuple]:
+    """Key paths an [inherit] remove can name: tables' keys, and an index of a list, the
+    index last."""
+    return [p for p, _ in paths(tree)
+            if all(isinstance(k, str) for k in p[:-1]) and len(p) <= 4]
+
+
+def removed(parent: dict, chosen: list[tuple]) -> dict:
+    """The parent without the chosen keys and items, every index counting the parent's items:
+    the rule of docs/rulesets.md, written again here from it."""
+    out = copy.deepcopy(parent)
+    lists: dict[tuple, set] = {}
+    for p in chosen:
+        if isinstance(p[-1], int):
+            lists.setdefault(p[:-1], set()).add(p[-1])
+    for p in chosen:
+        if isinstance(p[-1], str):
+            del parent_of(out, p)[p[-1]]
+    for p, gone in lists.items():
+        holder = parent_of(out, p)
+        holder[p[-1]] = [x for i, x in enumerate(holder[p[-1]]) if i not in gone]
+    return out
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True)
+@given(st.data())
+def test_inherit_removals_count_the_parents_items_and_a_repeat_is_refused(data):
+    name = data.draw(st.sampled_from(sorted(BASES)))
+    parent = BASES[name]
+    chosen = data.draw(st.lists(st.sampled_from(removable(parent)), min_size=1, max_size=4))
+    if data.draw(st.booleans()):  # a path listed twice, as the fuzzing round wrote them
+        chosen.insert(data.draw(st.integers(0, len(chosen))), chosen[0])
+    child = {"extends": name, "name": "child", "inherit": {
+        "remove": [_key_path(p) for p in chosen]}}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "child.toml"
+        path.write_text(toml_text(child), encoding="utf-8")
+        try:
+            merged, _ = load_raw(path)
+        except Exception as e:  # noqa: BLE001 (only an InputError may say no)
+            from kopsim.errors import InputError
+            assert isinstance(e, InputError), e
+            nested = any(a != b and b[:len(a)] == a for a in chosen for b in chosen)
+            twice = len(set(chosen)) < len(chosen)
+            assert twice or nested, [str(p) for p in e.problems]
+            if twice:
+                assert any("listed twice" in p.message for p in e.problems)
+            return
+    assert len(set(chosen)) == len(chosen)
+    expected = removed(parent, chosen)
+    expected["name"] = "child"
+    assert merged == expected

@@ -62,16 +62,21 @@ def distribute(rules: Ruleset, v: float, winner: str | None, old_side: list[int]
     winners, losers = (old_side, young) if winner == "old" else (young, old_side)
     zero_sum = rules.scoring.style == "zero_sum"
     if len(old_side) == 1 or len(young) == 1:
-        lone, others = (old_side[0], young) if len(old_side) == 1 else (young[0], old_side)
+        lone = old_side[0] if len(old_side) == 1 else young[0]
         lone_won = lone in winners
-        # settled with each opponent, or once: each opponent's share then a third of it
-        share = v / 3.0 if rules.scoring.lone_settlement == "once" else v
-        for s in others:
-            gain = -share if lone_won else share
-            if zero_sum or gain > 0:
-                pay[s] += gain
-            if zero_sum or lone_won:
-                pay[lone] -= gain
+        # settled with each opponent (v each), or once (v in all, a third each); the lone
+        # player's amount is exactly what his opponents' add up to: the last of them from his
+        # left takes the rounding residue (whole - 2 * share is exact)
+        once = rules.scoring.lone_settlement == "once"
+        share = v / 3.0 if once else v
+        whole = v if once else 3.0 * share
+        parts = {(lone + 1) % n: share, (lone + 2) % n: share, (lone + 3) % n: whole - 2 * share}
+        sign = 1.0 if lone_won else -1.0
+        for s, part in parts.items():
+            if zero_sum or not lone_won:
+                pay[s] -= sign * part
+        if zero_sum or lone_won:
+            pay[lone] += sign * whole
     else:
         for s in winners:
             pay[s] += v
@@ -148,20 +153,23 @@ def score(rules: Ruleset, contract: str, old_side: list[int], double_seats: list
     v = price.value(tier) + laufende(rules, contract, hands, old_side)
     if tie and doubles == 0 and rules.scoring.tie_value_without_double is not None:
         v = rules.scoring.tie_value_without_double
-    v *= rules.doubling.factor ** doubles
+    for _ in range(doubles):  # one product at a time, as the kernel multiplies: the same bits
+        v *= rules.doubling.factor
     v = multiplied(rules, contract, v, winner, tie)
     return Outcome(winner, tier, doubles, distribute(rules, v, winner, old_side))
 
 
 def multiplied(rules: Ruleset, contract: str, v: float, winner: str, tie: bool) -> float:
-    """v times the ruleset's multipliers that apply to this outcome."""
-    for m in rules.scoring.multipliers:
-        if m.contracts is not None and contract not in m.contracts:
-            continue
-        if ((m.when == "old_side_lost" and winner == "young")
-                or (m.when == "old_side_won" and winner == "old")
-                or (m.when == "tie" and tie)):
-            v *= m.factor
+    """v times the ruleset's multipliers that apply to this outcome: the product of those of
+    the side that won (in ruleset order), then the product of those of a tie, in the order the
+    kernel applies its tables, so that both engines compute the same bits."""
+    side = {"young": "old_side_lost", "old": "old_side_won"}.get(winner)
+    for when in (side, "tie" if tie else None):
+        product = 1.0
+        for m in rules.scoring.multipliers:
+            if m.when == when and (m.contracts is None or contract in m.contracts):
+                product *= m.factor
+        v *= product
     return v
 
 

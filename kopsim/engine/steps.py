@@ -354,8 +354,10 @@ def price(c_won, c_lost, c_mult, k, winner, tier, counted, tie_value, factor, ad
 @njit(cache=True, inline='always')
 def pay_out(pay, v, winner, old, zero_sum, lone_once):
     """Adds the payments of value v to pay. When one side is a single player his game is
-    priced per opponent (lone_once: once, each opponent's share a third); otherwise each winner
-    receives v and, zero-sum, each loser pays v."""
+    priced per opponent: v from or to each, or (lone_once) v in all, a third from or to each.
+    The opponent seated last after him takes what rounding leaves of his amount, so the hand is
+    exactly zero-sum (docs/rulesets.md, `lone_settlement`). Otherwise each winner receives v
+    and, zero-sum, each loser pays v."""
     n_old = popcount(np.uint64(old))
     if winner == WIN_NOBODY or v == 0.0:
         pass
@@ -366,14 +368,15 @@ def pay_out(pay, v, winner, old, zero_sum, lone_once):
             lone += 1
         lone_won = ((old >> lone) & 1 == 1) == (winner == WIN_OLD)
         share = v / 3.0 if lone_once else v
-        for s in range(4):
-            if s == lone:
-                continue
-            gain = -share if lone_won else share
-            if zero_sum or gain > 0:
-                pay[s] += gain
-            if zero_sum or lone_won:
-                pay[lone] -= gain
+        whole = v if lone_once else 3.0 * share
+        sign = 1.0 if lone_won else -1.0
+        for i in range(1, 4):
+            # whole - 2 * share is exact (Sterbenz): the three parts add up to whole
+            part = share if i < 3 else whole - 2.0 * share
+            if zero_sum or not lone_won:
+                pay[(lone + i) % 4] -= sign * part
+        if zero_sum or lone_won:
+            pay[lone] += sign * whole
     else:
         for s in range(4):
             if ((old >> s) & 1 == 1) == (winner == WIN_OLD):

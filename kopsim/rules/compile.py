@@ -307,7 +307,8 @@ def compile_rules(r: Ruleset) -> CompiledRules:
         c_instant=np.array([r.contracts[n].instant for n in contracts], np.bool_),
         c_all_tricks=np.array([r.contracts[n].goal == "all_tricks" for n in contracts], np.bool_),
         c_goal=np.array([GOAL_NAMES.index(r.contracts[n].goal) for n in contracts], np.int8),
-        c_order=np.array([order_names.index(r.contracts[n].order) if r.contracts[n].order else 0
+        c_order=np.array([0 if r.contracts[n].order is None  # an instant contract plays none
+                          else order_names.index(r.contracts[n].order)
                           for n in contracts], np.int8),
         c_max_doubles=np.array([r.max_doubles(n) for n in contracts], np.int8),
         c_decl_double_first=np.array([r.contracts[n].declarer_may_double_first

@@ -78,6 +78,7 @@ def _spec(spec, source: str):
     problems = [Problem(source, f"{INHERIT_KEY}.{k}", "unknown key (expected remove or append)")
                 for k in spec if k not in ("remove", "append")]
     out: dict[str, list] = {"remove": [], "append": []}
+    seen: dict[tuple, str] = {}  # (kind, keys, index) -> where it was first listed
     for kind in out:
         paths = spec.get(kind, [])
         if not isinstance(paths, list) or len(paths) > MAX_INHERIT_PATHS:
@@ -94,10 +95,34 @@ def _spec(spec, source: str):
             if kind == "append" and index is not None:
                 problems.append(Problem(source, where, "append takes the path of a list, "
                                         "without an index"))
+            # removals apply to the parent's data, indices counting its items: a path listed
+            # twice would remove another item the second time
+            first = seen.setdefault((kind, tuple(keys), index), where)
+            if first != where:
+                problems.append(Problem(source, where, f"{dotted(keys)}"
+                                        f"{'' if index is None else f'[{index}]'} is listed "
+                                        f"twice (first at {first})"))
+                continue
             out[kind].append((where, keys, index) if kind == "remove" else (where, keys))
+    problems += _nested_removals(out["remove"], source)
     if problems:
         raise InputError(problems)
     return out["remove"], out["append"]
+
+
+def _nested_removals(removes: list, source: str) -> list[Problem]:
+    """A removal inside another (an item of a list removed whole) says two things at once:
+    refused, rather than read one way."""
+    full = [(where, (*keys, *([] if index is None else [index]))) for where, keys, index in removes]
+    return [Problem(source, where, f"{_path_text(inner)} is inside {_path_text(outer)}, "
+                    f"which {other} removes whole")
+            for where, inner in full for other, outer in full
+            if len(outer) < len(inner) and inner[:len(outer)] == outer]
+
+
+def _path_text(path: tuple) -> str:
+    keys = [k for k in path if isinstance(k, str)]
+    return dotted(keys) + "".join(f"[{k}]" for k in path if isinstance(k, int))
 
 
 def _parse(path) -> tuple[list[str], int | None]:

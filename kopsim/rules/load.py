@@ -61,10 +61,16 @@ def _read_text(path: Path, label: str) -> str:
                                      f"(bundled rulesets: {', '.join(bundled_names())})")])
     except (OSError, ValueError) as e:
         raise InputError([Problem(label, "", f"cannot read: {e}")])
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise InputError([Problem(label, "", "not a regular file: a ruleset is a TOML file")])
-        data = f.read(MAX_FILE_BYTES + 1)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):  # a folder, a FIFO, a device: checked before any read
+            what = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+            raise InputError([Problem(label, "", f"{what}: expected a TOML file")])
+        data = _read_up_to(fd, MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise InputError([Problem(label, "", f"cannot read: {e.strerror or e}")])
+    finally:
+        os.close(fd)
     if len(data) > MAX_FILE_BYTES:
         raise InputError([Problem(label, "", f"larger than {MAX_FILE_BYTES:,} bytes: "
                                   "not a ruleset file")])
@@ -73,6 +79,17 @@ def _read_text(path: Path, label: str) -> str:
     except UnicodeDecodeError as e:
         raise InputError([Problem(label, "", f"cannot read: not UTF-8 text ({e.reason} at byte "
                                   f"{e.start})")])
+
+
+def _read_up_to(fd: int, limit: int) -> bytes:
+    parts, size = [], 0
+    while size < limit:
+        part = os.read(fd, limit - size)
+        if not part:
+            break
+        parts.append(part)
+        size += len(part)
+    return b"".join(parts)
 
 
 def read_toml(path: Path, label: str) -> dict:
@@ -230,7 +247,7 @@ def ruleset_from_dict(data: dict, source: str = "<ruleset>") -> Ruleset:
 
 def pydantic_problem(source: str, err: dict) -> Problem:
     loc = [p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))]
-    loc = ["not" if p == "not_" else p for p in loc]
+    loc = ["not" if p == "not_" else p for p in loc if p != "[key]"]  # a key: its own path
     if loc[-2:-1] in (["won"], ["lost"]) and loc[-1] == "flat":
         loc = loc[:-1]  # a price written as a plain number: the user wrote no `flat` key
     msg = err["msg"]
@@ -239,9 +256,19 @@ def pydantic_problem(source: str, err: dict) -> Problem:
     elif err["type"] == "missing":
         msg = "missing required key"
     elif "input" in err and err["type"] not in ("value_error",):
-        msg = f"{msg} (got {err['input']!r})"
+        msg = f"{msg} (got {echo(err['input'])})"
     msg = msg.removeprefix("Value error, ")
     return Problem(source, dotted(loc), msg)
+
+
+ECHO_CHARS = 80
+
+
+def echo(value) -> str:
+    """A value as an error message quotes it: cut short, so a 5,000-entry list is no 40 KB
+    line."""
+    text = repr(value)
+    return text if len(text) <= ECHO_CHARS else f"{text[:ECHO_CHARS - 20]}… ({len(text):,} characters)"
 
 
 def validate_files(paths: list[str]) -> list[Problem]:

@@ -13,7 +13,7 @@ import hashlib
 import json
 from typing import Annotated, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 
 # ---------------------------------------------------------------------------------------- limits
@@ -55,7 +55,16 @@ def _int_in(lo: int, hi: int):
     return Annotated[int, Field(ge=lo, le=hi)]
 
 
-CardPoints = _float_in(0, MAX_CARD_POINTS)
+def _whole(x: float) -> float:
+    if not float(x).is_integer():
+        raise ValueError(f"card points are whole numbers (got {x!r}): sums of them, and the "
+                         "threshold a side wins with, must be exact")
+    return x
+
+
+# whole numbers, so that every sum of card points is exact (no card game of the family counts
+# fractions: 0.1 + 0.2 + ... would put a 2:2 split past the default threshold)
+CardPoints = Annotated[_float_in(0, MAX_CARD_POINTS), AfterValidator(_whole)]
 Points = _float_in(0, MAX_POINTS)
 Value = _float_in(0, MAX_PRICE)  # what a hand pays, before doubles and multipliers
 SignedValue = _float_in(-MAX_PRICE, MAX_PRICE)
@@ -66,6 +75,18 @@ Passes = _int_in(1, MAX_PASSES)
 DoubleCount = _int_in(0, MAX_DOUBLING_NAMES)
 BidRank = _int_in(0, MAX_BID_RANK)
 SessionHands = _int_in(1, MAX_SESSION_HANDS)
+
+
+def _named(name: str) -> str:
+    if not name.strip():
+        raise ValueError(f"a name cannot be {'empty' if not name else 'blank'}: other keys "
+                         "refer to it, and an empty reference reads as none")
+    return name
+
+
+# a name other parts of the ruleset refer to: a rank, suit, order, contract, double or call. An
+# empty one would read as "none" wherever a name is optional (an order "" as no order at all)
+Name = Annotated[str, AfterValidator(_named)]
 
 
 class _Model(BaseModel):
@@ -161,9 +182,9 @@ Predicate.model_rebuild()
 
 
 class Deck(_Model):
-    ranks: list[str] = Field(max_length=MAX_DECK_NAMES)
-    suits: list[str] = Field(max_length=MAX_DECK_NAMES)
-    points: dict[str, CardPoints]  # card points by rank
+    ranks: list[Name] = Field(max_length=MAX_DECK_NAMES)
+    suits: list[Name] = Field(max_length=MAX_DECK_NAMES)
+    points: dict[Name, CardPoints]  # card points by rank
     players: Literal[4] = 4
 
     def cards(self) -> list[str]:
@@ -184,7 +205,7 @@ class Order(_Model):
     """
 
     trumps: list[str]
-    plain: dict[str, list[str]] = Field({}, max_length=MAX_CARDS)
+    plain: dict[Name, list[str]] = Field({}, max_length=MAX_CARDS)
     description: str = ""
 
 
@@ -197,7 +218,7 @@ class Play(_Model):
 class Restriction(_Model):
     """Forbids some calls to a seat while every condition given holds."""
 
-    forbid: list[str]  # contract names, "pass", the ask call, or "double"
+    forbid: list[Name]  # contract names, "pass", the ask call, or "double"
     holding: Optional[Predicate] = None  # the seat's hand and position
     first_call: Optional[bool] = None  # is this the seat's first call?
     bid_in_force: Optional[bool] = None  # has anyone bid so far?
@@ -209,7 +230,7 @@ class Reopening(_Model):
     """A silent first round reopens the auction once for these announcements (Wielkopolska
     tournament Kop's wesele after four passes)."""
 
-    announce: list[str] = Field(max_length=MAX_CONTRACTS)  # contracts that may be announced
+    announce: list[Name] = Field(max_length=MAX_CONTRACTS)  # contracts that may be announced
 
 
 class Auction(_Model):
@@ -217,11 +238,11 @@ class Auction(_Model):
     # ask:  as open, but forehand's first call is a bid or the ask call, never a pass;
     # single: each seat that may bid speaks once (bid or pass), nobody else calls.
     style: Literal["open", "ask", "single"] = "open"
-    ask_call: str = "ask"
+    ask_call: Name = "ask"
     end_after_passes: Passes = 3  # passes in a row after a bid, double or ask
     end_after_passes_without_call: Passes = 4  # passes in a row when nobody called
-    no_bid: list[str]  # contracts tried in order when nobody bids (first whose `eligible` holds)
-    dealt: list[str] = []  # contracts that win from the deal itself, before any auction
+    no_bid: list[Name]  # contracts tried in order when nobody bids (first whose `eligible` holds)
+    dealt: list[Name] = []  # contracts that win from the deal itself, before any auction
     restrictions: list[Restriction] = Field([], max_length=MAX_RESTRICTIONS)
     # single: once the declarations are made, a doubling round on the bid in force (Schafkopf's
     # Kontra and Re): from forehand each seat passes or says the next double, until
@@ -238,7 +259,7 @@ class Auction(_Model):
 
 class Doubling(_Model):
     # the chain: the n-th double since the last bid carries the n-th name
-    names: list[str] = Field([], max_length=MAX_DOUBLING_NAMES)
+    names: list[Name] = Field([], max_length=MAX_DOUBLING_NAMES)
     factor: DoublingFactor = 2.0  # each counted double multiplies the value
     cap_without_bid: Optional[DoubleCount] = None  # doubles allowed before any bid
     without_bid: bool = True  # may doubles be said while no bid is in force?
@@ -337,7 +358,7 @@ class Contract(_Model):
     instant: bool = False  # wins at once, without play
     # no_tricks: Bettel, Null; fewest_points: Ramsch (team = "each")
     goal: Literal["points", "all_tricks", "no_tricks", "fewest_points"] = "points"
-    order: Optional[str] = None
+    order: Optional[Name] = None
     max_doubles: Optional[DoubleCount] = None  # doubles allowed while it is in force
     declarer_may_double_first: bool = False
     # only the young side may say the first double (Schafkopf: "only opponents may Kontra"),
@@ -346,7 +367,7 @@ class Contract(_Model):
     # an add-on to another contract (Baśka's "du" on zolo or gran): its bidder, while that
     # contract is his bid in force, may say this one and keep the doubles already said; anyone
     # else's bid of it cancels them, as any higher bid does
-    add_on_to: Optional[str] = None
+    add_on_to: Optional[Name] = None
     # an instant contract in which nobody plays (Schafkopf's cards thrown in when nobody
     # declares): nobody wins and nothing is paid
     thrown_in: Optional[bool] = None
@@ -359,7 +380,9 @@ class Contract(_Model):
         """The cards Laufende are counted over, high to low."""
         if self.laufende is None:
             return []
-        return self.laufende.cards or (list(orders[self.order].trumps) if self.order else [])
+        if self.laufende.cards:
+            return list(self.laufende.cards)
+        return [] if self.order is None else list(orders[self.order].trumps)
 
 
 class Multiplier(_Model):
@@ -429,15 +452,15 @@ class Session(_Model):
 
 
 class Ruleset(_Model):
-    name: str
+    name: Name
     description: str = ""
     source: str = ""
     deck: Deck
-    orders: dict[str, Order] = Field(max_length=MAX_ORDERS)
+    orders: dict[Name, Order] = Field(max_length=MAX_ORDERS)
     play: Play = Play()
     auction: Auction
     doubling: Doubling = Doubling()
-    contracts: dict[str, Contract]
+    contracts: dict[Name, Contract]
     scoring: Scoring = Scoring()
     session: Optional[Session] = None
 

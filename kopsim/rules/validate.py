@@ -137,6 +137,9 @@ def _check_contract_play(r: Ruleset, cname: str, c, where: str, bad) -> None:
     if not reachable:
         bad(where, "the contract can never be played: give it a bid_rank or list it in "
             "auction.no_bid or auction.dealt")
+    if c.bid_class is not None and c.bid_rank is None:
+        bad(f"{where}.bid_class", "a bid class orders bids: the contract needs a bid_rank "
+            "(nobody can bid it)")
     if not c.instant:
         if c.order is None:
             bad(f"{where}.order", "missing: a played contract needs a card order")
@@ -197,6 +200,9 @@ def _check_add_on(r: Ruleset, c, where: str, bad) -> None:
     base = r.contracts.get(c.add_on_to)
     if base is None:
         bad(f"{where}.add_on_to", f"no contract named {c.add_on_to!r}")
+    elif base.instant or c.instant:
+        bad(f"{where}.add_on_to", "an add-on raises a contract that is played: neither it nor "
+            f"{c.add_on_to!r} can be instant (won at once, without play)")
     elif c.bid_rank is None or base.bid_rank is None or r.bid_level(c.add_on_to) >= (
             c.bid_class if c.bid_class is not None else c.bid_rank):
         bad(f"{where}.add_on_to", f"an add-on is a bid above the bid {c.add_on_to!r} it adds "
@@ -209,7 +215,7 @@ def _check_called_card_rules(r: Ruleset, c, where: str, bad) -> None:
     if c.team != "called":
         bad(f"{where}.called_card_rules", "duties around a called card need team = \"called\"")
         return
-    order = r.orders.get(c.order) if c.order else None
+    order = r.orders.get(c.order) if c.order is not None else None
     if order is not None:
         for i, card in enumerate(c.team_cards):
             if card in order.trumps:
@@ -268,6 +274,9 @@ def _check_auction(r: Ruleset, cards: list[str], bad) -> None:
         for i, n in enumerate(lst):
             if n not in r.contracts:
                 bad(f"auction.{key}[{i}]", f"no contract named {n!r}")
+            elif n in lst[:i]:  # tried in order: a second entry would never be reached
+                bad(f"auction.{key}[{i}]", f"{n!r} is listed twice (first at "
+                    f"auction.{key}[{lst.index(n)}])")
     if a.no_bid and all(n in r.contracts and r.contracts[n].eligible is not None
                         for n in a.no_bid):
         bad("auction.no_bid", "some deal would have no contract: at least one entry must have "
