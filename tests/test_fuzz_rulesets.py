@@ -382,3 +382,36 @@ def test_inherit_removals_count_the_parents_items_and_a_repeat_is_refused(data):
     expected = removed(parent, chosen)
     expected["name"] = "child"
     assert merged == expected
+
+
+# ------------------------------------------------------- folders where a file should be, fuzzed
+
+FOLDER_FORMS = ["/", ".", "..", "sub", "sub/", "sub.toml", "sub.toml/", "./sub.toml"]
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True)
+@given(place=st.sampled_from(["ruleset", "extends", "variant", "experiment"]),
+       form=st.sampled_from(FOLDER_FORMS))
+def test_a_folder_where_a_file_goes_is_refused_with_its_place(place, form):
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "sub").mkdir()
+        (folder / "sub.toml").mkdir()
+        target = form if form in ("/", ".", "..") else str(folder / form)
+        experiment = ('name = "e"\ndeals = 40\nseed = 1\nbots = ["random", "random", "random", '
+                      f'"random"]\n[[variants]]\nruleset = {json.dumps(target)}\n')
+        if place == "ruleset":
+            argv = ["rules", "validate", target]
+        elif place == "extends":
+            child = folder / "child.toml"
+            child.write_text(f'extends = {json.dumps(target)}\nname = "x"\n', encoding="utf-8")
+            argv = ["rules", "validate", str(child)]
+        elif place == "variant":
+            (folder / "e.toml").write_text(experiment, encoding="utf-8")
+            argv = ["run", str(folder / "e.toml"), "--check"]
+        else:
+            argv = ["run", target, "--check"]
+        rc, err = run_cli(argv)
+    assert rc == 2 and err.startswith("error: "), err
+    # a folder says so; a bare word that names no bundled ruleset says that
+    assert "a folder" in err or ("no bundled ruleset" in err and "/" not in form), err

@@ -483,7 +483,7 @@ def _default_chunk(deals: int, engine: str) -> int:
 
 def _load_variant(spec: VariantFile, i: int, src: str, base: Path, sessions: bool) -> Variant:
     name = spec.ruleset
-    is_path = name.endswith(".toml") or "/" in name or "\\" in name
+    is_path = name.endswith(".toml") or "/" in name or "\\" in name or name in (".", "..")
     target: str | Path = name
     if is_path and not Path(name).is_absolute():
         target = base / name

@@ -35,7 +35,7 @@ def resolve_path(name_or_path: str | Path, relative_to: Path | None = None) -> P
     separator is a file, relative to the extending file's folder when given from `extends`."""
     s = str(name_or_path)
     p = Path(s)
-    if p.suffix != ".toml" and "/" not in s and "\\" not in s:
+    if p.suffix != ".toml" and "/" not in s and "\\" not in s and s not in (".", ".."):
         return BUNDLED_DIR / f"{s}.toml"
     if relative_to is not None and not p.is_absolute():
         return relative_to / p

@@ -200,10 +200,11 @@ def _check_add_on(r: Ruleset, c, where: str, bad) -> None:
     base = r.contracts.get(c.add_on_to)
     if base is None:
         bad(f"{where}.add_on_to", f"no contract named {c.add_on_to!r}")
-    elif base.instant or c.instant:
+        return
+    if base.instant or c.instant:
         bad(f"{where}.add_on_to", "an add-on raises a contract that is played: neither it nor "
             f"{c.add_on_to!r} can be instant (won at once, without play)")
-    elif c.bid_rank is None or base.bid_rank is None or r.bid_level(c.add_on_to) >= (
+    if c.bid_rank is None or base.bid_rank is None or r.bid_level(c.add_on_to) >= (
             c.bid_class if c.bid_class is not None else c.bid_rank):
         bad(f"{where}.add_on_to", f"an add-on is a bid above the bid {c.add_on_to!r} it adds "
             "on to: both need bid_rank, the add-on the higher")
