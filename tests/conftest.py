@@ -26,15 +26,42 @@ from kopsim.rules.load import bundled_names, load_ruleset
 BUNDLED = bundled_names()
 
 
+# The quick lane (`python -m pytest -m quick`, README "Development"): a few tests that touch every
+# stage once — rules loaded, validated, shown and compared; both engines on the same deals; each
+# bot; an experiment, its log replayed, its report; the recorded golden play. Node ids, or the
+# start of one (every parameter of a test), in the tests folder
+QUICK = (
+    "test_validation.py::test_every_bundled_ruleset_validates",
+    "test_validation.py::test_cli_exit_code_2_and_no_traceback",
+    "test_cli.py::test_rules_show_kop_prints_classic_order_and_payouts",
+    "test_rulesdiff.py::test_sportowy_covers_every_section",
+    "test_engines_agree.py::test_same_records_from_both_engines[kop-heuristic]",
+    "test_engines_agree.py::test_same_records_from_both_engines[schafkopf-random]",
+    "test_duel.py::test_same_seed_same_duel_on_both_engines",
+    "test_bots.py::test_pimc_and_cheat_play_whole_hands_reproducibly",
+    "test_ev.py::test_every_contract_worth_playing_is_played",
+    "test_experiment.py::test_logs_replay_and_match_the_rows",
+    "test_report_cli.py::test_report_writes_every_file_and_says_where",
+    "test_replay_knobs.py::test_replay_refuses_a_ramsch_hand_with_the_wrong_seat",
+    "test_rules_validated_play_right.py::test_the_order_named_empty_of_the_fuzzing_round",
+    "test_golden_play.py::test_seeded_play_is_exactly_as_recorded",
+)
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "last: run after every other test (it waits for "
                                        "what a first one started)")
+    config.addinivalue_line("markers", "quick: the quick lane, every stage once (conftest.QUICK)")
 
 
 def pytest_collection_modifyitems(items):
-    """The bounds-checked tests first, and the test marked `last` last: the child pytest of
-    test_boundscheck is the longest piece of the suite (it compiles the kernel afresh with the
-    checks); started first and awaited last, it runs beside the rest."""
+    """The quick lane's marks; the bounds-checked tests first, and the test marked `last` last:
+    the child pytest of test_boundscheck is the longest piece of the suite (it compiles the
+    kernel afresh with the checks); started first and awaited last, it runs beside the rest."""
+    for item in items:
+        if f"{item.path.name}::{item.nodeid.partition('::')[2]}".startswith(QUICK):
+            item.add_marker(pytest.mark.quick)
+
     def order(item) -> int:
         if item.get_closest_marker("last"):
             return 2

@@ -54,7 +54,9 @@ def _start_child(folder: Path, env: dict) -> None:
         return
     work = folder / "cwd"
     work.mkdir()
+    # a test of the child may build the checked kernel: its limit is the child's own
     args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist",
+            "-o", f"timeout={WAIT_S}",
             *[str(HERE / name) for name in CROSS_CHECKS], "--deselect", ONCE_CHECKED]
     proc = subprocess.Popen([sys.executable, "-c", RUNNER, str(folder / "child.log"),
                              str(folder / "rc"), *args], env=env, cwd=work,
@@ -83,6 +85,7 @@ def test_the_child_compiles_with_bounds_checks(boundscheck_env, child_folder):
 
 
 @pytest.mark.last
+@pytest.mark.timeout(WAIT_S + 120)  # it waits for the child, which has WAIT_S
 def test_cross_checks_pass_under_numba_boundscheck(boundscheck_env, child_folder):
     _start_child(child_folder, boundscheck_env)  # (if this test runs alone)
     rc = child_folder / "rc"

@@ -111,6 +111,7 @@ print("ok")
 """
 
 
+@pytest.mark.timeout(1800)  # its child may build the bounds-checked kernel while others build
 def test_the_kernel_stays_inside_its_arrays_when_bounds_are_checked(tmp_path, boundscheck_env):
     # Writing past a scratch array need not show in the results; numba's bounds checks make it
     # an IndexError. A cache folder of such builds only (conftest's boundscheck_env).

@@ -51,14 +51,32 @@ def test_sessions_folder_adds_the_session_plot(tmp_path, capsys):
     assert "Placement points per seat" in html and "Sessions won per seat" in html
 
 
-def test_default_output_is_reports_name_and_cannot_escape(tmp_path, monkeypatch, capsys):
-    src = fx.tiny(tmp_path / "x", experiment={"name": "../../evil/<name>"})
+def test_default_output_is_reports_and_the_results_folders_name(tmp_path, monkeypatch, capsys):
+    src = fx.tiny(tmp_path / "x y", experiment={"name": "../../evil/<name>"})
     monkeypatch.chdir(tmp_path)
     assert main(["report", str(src)]) == 0
     made = [p for p in (tmp_path / "reports").iterdir()]
-    assert len(made) == 1 and made[0].name == "evil-name"
+    assert len(made) == 1 and made[0].name == "x-y"  # the folder's name, not the experiment's
     assert (made[0] / "index.html").exists()
     assert not (tmp_path.parent / "evil").exists()
+
+
+def test_a_quick_run_never_silently_replaces_another_runs_report(tmp_path, monkeypatch, capsys):
+    # two results folders of one experiment (the main job, and a quick --deals run)
+    main_run = fx.tiny(tmp_path / "main" / "quickstart", experiment={"name": "quickstart"})
+    quick = fx.tiny(tmp_path / "quick" / "quickstart-small", experiment={"name": "quickstart"})
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", str(main_run)]) == 0
+    assert main(["report", str(quick)]) == 0
+    assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == [
+        "quickstart", "quickstart-small"]
+    capsys.readouterr()
+    # into the main run's report folder: refused, naming the folder it was made from
+    assert main(["report", str(quick), "-o", "reports/quickstart"]) == 2
+    err = capsys.readouterr().err
+    assert "reports/quickstart: holds the report of" in err and str(main_run.resolve()) in err
+    assert main(["report", str(main_run)]) == 0  # the same results folder again: replaced
+    assert main(["report", str(quick), "-o", "reports/quickstart", "--replace"]) == 0
 
 
 # ---------------------------------------------------------------------------- located errors

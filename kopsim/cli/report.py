@@ -11,7 +11,9 @@ def add_parser(sub) -> None:
                          "plots and CSV tables")
     rep.add_argument("results_dir", metavar="RESULTS_DIR", help="a folder written by kopsim run")
     rep.add_argument("-o", "--output", metavar="DIR",
-                     help="where to write it (default: reports/EXPERIMENT-NAME)")
+                     help="where to write it (default: reports/ and the results folder's name)")
+    rep.add_argument("--replace", action="store_true",
+                     help="replace a report that DIR holds of another results folder")
 
 
 def _printable(text: str) -> str:
@@ -24,7 +26,7 @@ def run(args) -> int:
     from ..report import build_report
     from ..report.render import warnings
 
-    out, files, an = build_report(args.results_dir, args.output)
+    out, files, an = build_report(args.results_dir, args.output, args.replace)
     for w in warnings(an):  # printed here only, once; the page shows them as a banner
         print(f"warning: {_printable(w)}", file=sys.stderr)
     hands = int(an.overview["hands"].sum())
