@@ -37,10 +37,12 @@ def progress_bar(total: float | None, desc: str, unit: str = " hands",
 
 
 def compile_notice(*kernels, force: bool | None = None) -> None:
-    """Say so on stderr before numba compiles `kernels` (cache=True dispatchers) for the first
-    time: about 30 s of silence otherwise, once per install (and after the kernel's source
-    changes). A kernel counts as compiled when numba's cache index for it exists."""
-    if not shows_progress(force):
+    """Say so on stderr, in one line and on any output (a log file too: the time it takes is
+    no play), before numba compiles `kernels` (cache=True dispatchers) for the first time:
+    about 30 s to minutes of silence otherwise, once per install (and after the kernel's source
+    changes). A kernel counts as compiled when numba's cache index for it exists. force=False:
+    quiet."""
+    if force is False:
         return
     try:
         missing = [k for k in kernels if not os.path.exists(k._cache._cache_file._index_path)]

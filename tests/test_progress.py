@@ -39,7 +39,10 @@ def test_compile_notice_only_before_the_first_compile(tmp_path, capsys):
     assert "compiling the game kernels (once" in capsys.readouterr().err
     (tmp_path / "there.nbi").write_bytes(b"")
     compile_notice(_kernel(tmp_path / "there.nbi"), force=True)
-    compile_notice(_kernel(tmp_path / "missing.nbi"))  # stderr is not a terminal
+    assert capsys.readouterr().err == ""
+    compile_notice(_kernel(tmp_path / "missing.nbi"))  # said on any output, a file's too
+    assert "compiling the game kernels (once" in capsys.readouterr().err
+    compile_notice(_kernel(tmp_path / "missing.nbi"), force=False)
     assert capsys.readouterr().err == ""
 
 
@@ -52,3 +55,24 @@ def test_compile_notice_reads_numbas_real_cache(capsys):
     assert capsys.readouterr().err == ""
     compile_notice(SimpleNamespace(), force=True)  # a numba laid out otherwise: quiet
     assert capsys.readouterr().err == ""
+
+
+def test_building_the_compiled_code_is_said_apart_and_never_counted_as_play(monkeypatch):
+    import time
+
+    import kopsim.engine.simulate as sim
+
+    real = sim._build
+
+    def slow_build(cr, bot):  # as a first run, which compiles
+        real(cr, bot)
+        time.sleep(1.5)
+        return 1.5 + 0.0
+
+    monkeypatch.setattr(sim, "_build", slow_build)
+    summary = simulate(load_ruleset("kop"), 200, 1)
+    assert summary.build_seconds == 1.5 and summary.seconds < 1.5
+    lines = summary.text().splitlines()
+    assert "hands/s" in lines[0] and "before play: 1.5 s to build the compiled code" in lines[1]
+    monkeypatch.setattr(sim, "_build", lambda cr, bot: 0.2)  # loaded from the cache: no word
+    assert "build" not in simulate(load_ruleset("kop"), 200, 1).text()
