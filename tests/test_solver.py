@@ -187,6 +187,22 @@ def test_cli_solve(capsys):
     assert "old side: seats 2;" in capsys.readouterr().out
 
 
+def test_cli_solve_prices_the_outcome_as_its_value_laufende_included(capsys):
+    # Schafkopf: the declarer holds all eight Obers and Unters (eight Laufende); the outcome
+    # line and the value line are one scoring of the same deal
+    hands = ("QC QS QH QD JC JS JH JD | AC 10C KC 9C 8C 7C AS 10S | KS 9S 8S 7S AH 10H KH 9H "
+             "| 8H 7H AD 10D KD 9D 8D 7D")
+    assert main(["solve", "schafkopf", "--hands", hands, "--contract", "solo herz",
+                 "--declarer", "0"]) == 0
+    out = capsys.readouterr().out
+    value = float(out.split("value: ")[1].split(":")[0])
+    pay = [float(x) for x in out.split("payouts ")[1].split("\n")[0].split()]
+    assert pay[0] - pay[1] == value and sum(pay) == 0
+    rules = load_ruleset("schafkopf")
+    lauf = rules.contracts["solo herz"].laufende
+    assert lauf is not None and pay[0] >= 3 * 8 * lauf.value  # the Laufende are paid
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--hands", HANDS.replace("JD", "XX"), "--contract", "normal"], "'XX' is not a card"),
     (["--hands", HANDS.replace("JD", "AH"), "--contract", "normal"], "AH is dealt in seats 0 and 1"),

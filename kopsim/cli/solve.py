@@ -121,8 +121,8 @@ def run(args) -> int:
           + f", dealer seat {dealer}, seat {leader} leads")
     print(f"old side: seats {', '.join(map(str, old_side))}; "
           f"young side: seats {', '.join(map(str, young)) or '-'}")
-    print(f"value: {res.value:+g} (old side's payout per seat minus the young side's, "
-          "both sides playing perfectly)")
+    print(f"value: {res.value:+g}: what a seat of the old side gains minus what a seat of the "
+          "young side gains, both sides playing perfectly (the payouts: the outcome below)")
     if contract.instant:
         print("an instant contract: won at once, no play")
         return 0
@@ -150,7 +150,7 @@ def run(args) -> int:
           f"{sum(trk) - ot} tricks")
     from ..engine.scoring import score
 
-    out = score(rules, args.contract, old_side, [], pts, trk)
+    out = score(rules, args.contract, old_side, [], pts, trk, deal.hands)  # Laufende too
     print(f"  outcome: {out.winner or 'nobody'} wins ({out.tier}); payouts "
           + " ".join(f"{p:+g}" for p in out.payouts))
     print(f"opening cards (seat {leader}):")
