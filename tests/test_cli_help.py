@@ -96,3 +96,20 @@ def test_type_helpers():
     assert cliargs.jobs_list("1, 2") == [1, 2]
     with pytest.raises(argparse.ArgumentTypeError):
         cliargs.count()(str(cliargs.COUNT_LIMIT + 1))
+
+
+def test_kopsim_bots_lists_every_bot_with_every_parameter_and_its_default(capsys):
+    from pydantic import BaseModel
+
+    from kopsim.bots import REGISTRY
+
+    assert main(["bots"]) == 0
+    out = capsys.readouterr().out
+    blocks = {b.split(":")[0]: b for b in out.strip().split("\n\n")}
+    assert set(blocks) == set(REGISTRY)
+    for name, cls in REGISTRY.items():
+        assert "plays in: " in blocks[name]
+        for key, f in cls.Params.model_fields.items():
+            if not isinstance(f.default, BaseModel):
+                assert f"  {key} (" in blocks[name] and f"default {f.default!r}" in blocks[name]
+    assert "reference engine only" in blocks["cheat-dd"] and "batch kernel" in blocks["pimc"]

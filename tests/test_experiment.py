@@ -432,11 +432,28 @@ def test_quickstart_at_the_command_line(tmp_path, capsys, monkeypatch):
     assert m["deals"] == 3000 and m["seed"] == 9 and m["experiment"]["overrides"] == \
         {"deals": 3000, "seed": 9}
     assert sorted(p.name for p in (out / "hands").iterdir()) == ["baska", "kop", "kop-sportowy"]
-    assert "9,000 deals played" in capsys.readouterr().out
-    # the same command again: nothing left to play
+    said = capsys.readouterr().out
+    assert "9,000 deals played" in said
+    assert f"next: kopsim report {out.relative_to(tmp_path)}" in said  # the next step, named
+    # the same command again: nothing left to play, and it says so, not "0 deals played"
     assert main(["run", str(quickstart), "--deals", "3000",
                  "--seed", "9", "--jobs", "1", "--no-progress"]) == 0
-    assert "already finished" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "already complete" in said and "next: kopsim report" in said
+    assert "0 deals played" not in said
+
+
+def test_a_ruleset_given_to_run_is_named_as_one(capsys):
+    assert main(["run", str(Path(__file__).parent.parent / "rulesets" / "kop.toml")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err  # one line, not a list of unknown keys
+    assert "a ruleset file, not an experiment" in err and "kopsim simulate" in err
+
+
+def test_python_dash_m_kopsim_is_the_kopsim_command():
+    proc = subprocess.run([sys.executable, "-m", "kopsim", "rules", "list"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "schafkopf" in proc.stdout, proc.stderr
 
 
 def test_variants_from_paths_with_overrides(tmp_path):

@@ -57,6 +57,29 @@ def test_unknown_key_and_wrong_type_have_key_paths(tmp_path):
     assert len(msgs) == 2
 
 
+def test_a_misspelt_key_names_its_near_miss(tmp_path):
+    p = write(tmp_path, "typo.toml", """\
+        extends = "kop"
+        [scoring]
+        schneider_max_point = 24
+        [contracts.zolo]
+        bid_rnak = 2
+        [contracts.zolo.payout]
+        lots = 5
+        [auction]
+        no_bidd = ["normal"]
+        frobnicate = 1
+        """)
+    msgs = problems_of(p)
+    for where, guess in (("scoring.schneider_max_point", "schneider_max_points"),
+                         ("contracts.zolo.bid_rnak", "bid_rank"),
+                         ("contracts.zolo.payout.lots", "lost"), ("auction.no_bidd", "no_bid")):
+        assert any(where in m and f"unknown key (did you mean {guess!r}?)" in m for m in msgs), \
+            msgs
+    # nothing near: no guess
+    assert any("auction.frobnicate: unknown key" in m and "did you mean" not in m for m in msgs)
+
+
 def test_order_missing_and_repeating_cards(tmp_path):
     p = write(tmp_path, "bad.toml", """\
         extends = "kop"

@@ -76,6 +76,12 @@ class BotSpec:
         return f"BotSpec({self.label})"
 
 
+def registered() -> dict[str, type]:
+    """Every bot by name, the plug-ins' included."""
+    _load_plugins()
+    return dict(REGISTRY)
+
+
 def bot_spec(spec: str | dict, where: str = "bot") -> BotSpec:
     """"random" or {name = "heuristic", zolo = 0.7, ...} -> BotSpec, with located errors."""
     _load_plugins()

@@ -165,6 +165,8 @@ def in_reopening(t, bid, doubles, n_before, first_call):
 
 class EvBot(HeuristicBot):
     name = "ev"
+    summary = ("calls priced by self-play under the ruleset played (kopsim calibrate), "
+               "cards as the heuristic plays them")
     Params = EvParams
     kernel_kind = BOT_EV  # runs in the batch kernel (ev_call; endgame_card, else heur_card)
 

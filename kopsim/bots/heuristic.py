@@ -330,6 +330,8 @@ def _pick(mask, o, power, nc, how):
 
 class HeuristicBot:
     name = "heuristic"
+    summary = ("hand-written rules: bids and doubles by hand strength against thresholds, "
+               "cards by simple play principles")
     Params = HeuristicParams
     kernel_kind = BOT_HEURISTIC  # runs in the batch kernel (heur_call, heur_card)
 

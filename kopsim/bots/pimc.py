@@ -345,6 +345,8 @@ class PimcBot:
     here in Python, through the reference engine only. Both are the same bot (tested)."""
 
     name = "pimc"
+    summary = ("perfect-information Monte Carlo: deals the unseen cards consistently with "
+               "what is public, solves each world exactly, plays the best on average")
     Params = PimcParams
     kernel_kind = BOT_PIMC
 
@@ -430,6 +432,7 @@ class CheatBot:
     """Sees every hand and plays double-dummy. Marked: an upper bound, not a fair bot."""
 
     name = "cheat-dd"
+    summary = "sees every hand and plays double-dummy: an upper bound, not a fair bot"
     Params = CheatParams
     kernel_kind = None
     sees_all = True  # `play_hand` gives it the whole state; no fair line-up should include it

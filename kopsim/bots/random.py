@@ -18,6 +18,7 @@ class RandomBot:
     both engines play the same hands from the same seed."""
 
     name = "random"
+    summary = "every call and card drawn at random among the legal ones"
     Params = RandomParams
     kernel_kind = BOT_RANDOM  # in the kernel: a draw from the seat's stream
 

@@ -14,7 +14,8 @@ import sys
 from ..errors import InputError, Problem
 from ..terminal import clean
 
-COMMANDS = ("rules", "simulate", "replay", "bench", "solve", "duel", "calibrate", "run", "report")
+COMMANDS = ("rules", "simulate", "replay", "bench", "solve", "duel", "calibrate", "run", "report",
+            "bots")
 
 
 def _version() -> str:

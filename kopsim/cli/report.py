@@ -24,7 +24,7 @@ def _printable(text: str) -> str:
 
 def run(args) -> int:
     from ..report import build_report
-    from ..report.render import warnings
+    from ..report.render import headlines, warnings
 
     out, files, an = build_report(args.results_dir, args.output, args.replace)
     for w in warnings(an):  # printed here only, once; the page shows them as a banner
@@ -40,4 +40,7 @@ def run(args) -> int:
     print(f"  {n_csv} tables: {out / 'tables'}/*.csv")
     for note in an.notes:
         print(f"note: {note}")
+    for line in headlines(an):  # the answer, in short; the report has the whole of it
+        print(_printable(line))
+    print(f"next: open {out / 'index.html'} in a browser")
     return 0

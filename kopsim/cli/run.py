@@ -6,7 +6,9 @@ machinery (polars, joblib, numba) is imported by the handlers when they run.
 
 from __future__ import annotations
 
+import shlex
 import sys
+from pathlib import Path
 
 from . import args as cliargs
 from ..errors import InputError, Problem
@@ -48,7 +50,7 @@ def run(args) -> int:
         raise InputError([Problem("command line", "--scheduler",
                                   "a scheduler address needs --backend dask")])
     exp = load_experiment(args.experiment, deals=args.deals, seed=args.seed, chunk=args.chunk)
-    out = default_out(exp) if args.out is None else __import__("pathlib").Path(args.out)
+    out = default_out(exp) if args.out is None else Path(args.out)
     check_out_folder(out)
     if args.check:
         print(clean(plan_text(exp, out, args.log)))
@@ -73,6 +75,11 @@ def run(args) -> int:
         print(f"\ninterrupted: finished chunks are kept in {out}; run the same command again "
               "to resume", file=sys.stderr)
         return 130
+    report = f"kopsim report {shlex.quote(str(out))}"
+    if s.chunks_before == s.chunks_total:  # nothing left to play
+        print(f"{clean(exp.name)}: already complete ({s.chunks_total} chunks in {out}); "
+              f"next: {report}")
+        return 0
     if s.chunks_before:
         print(f"resumed: {s.chunks_before} of {s.chunks_total} chunks were already finished")
     where = f"{backend}" + (f" at {args.scheduler}" if args.scheduler else "")
@@ -83,4 +90,5 @@ def run(args) -> int:
     print(f"results: {out} ({s.hands_written:,} hand rows written by this run; "
           f"manifest.json, hands/, {'sessions/, ' if any(v.session for v in exp.variants) else ''}"
           f"{'logs/' if args.log else ''})".replace(", )", ")"))
+    print(f"next: {report}   (the comparison report, in reports/{Path(out).name}/)")
     return 0

@@ -238,7 +238,16 @@ def load_experiment(path: str | Path, deals: int | None = None, seed: int | None
     if not path.exists():
         raise InputError([Problem(str(path), "", "no such experiment file")])
     data = read_toml(path, str(path))
+    if "variants" not in data and (RULESET_KEYS & set(data)):
+        raise InputError([Problem(str(path), "", "a ruleset file, not an experiment (it has "
+                                  f"{', '.join(sorted(RULESET_KEYS & set(data)))}): play it with "
+                                  f"kopsim simulate {path}, or name it in an experiment's "
+                                  "[[variants]] (docs/experiments.md)")])
     return experiment_from_dict(data, path, deals=deals, seed=seed, chunk=chunk)
+
+
+# keys only a ruleset has: a file with them and no variants is a ruleset given to `kopsim run`
+RULESET_KEYS = {"extends", "deck", "orders", "contracts", "auction", "doubling", "scoring"}
 
 
 def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None = None,

@@ -465,6 +465,21 @@ def _significant_sentences(an: Analysis, v: str) -> list[str]:
     return out
 
 
+def headlines(an: Analysis, most: int = 3) -> list[str]:
+    """The report's answer in a few lines for the terminal: per variant, how many paired
+    differences from the baseline are significant, and the first of them (the "In short"
+    section says them all)."""
+    out = []
+    for v in an.variants[1:most + 1]:
+        found = _significant_sentences(an, v)
+        first = f"; {found[0]}" if found else ""
+        out.append(f"{v} vs {an.baseline}: {len(found)} significant difference"
+                   f"{'s' * (len(found) != 1)}{first}")
+    if len(an.variants) > most + 1:
+        out.append(f"... and {len(an.variants) - most - 1} more variants")
+    return out
+
+
 def _summary_section(an: Analysis) -> Section:
     """What the comparison found, before the details: per variant, its significant paired
     differences from the baseline, and whether the play or only the prices changed."""

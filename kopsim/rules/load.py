@@ -8,7 +8,7 @@ import stat
 import sys
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..errors import InputError, Problem, dotted
 from .model import MAX_EXTENDS_CHAIN, MAX_EXTENDS_CHARS, MAX_FILE_BYTES, MAX_NESTING, Ruleset
@@ -252,7 +252,8 @@ def pydantic_problem(source: str, err: dict) -> Problem:
         loc = loc[:-1]  # a price written as a plain number: the user wrote no `flat` key
     msg = err["msg"]
     if err["type"] == "extra_forbidden":
-        msg = "unknown key"
+        guess = near_miss(loc[:-1], str(loc[-1])) if loc else None
+        msg = "unknown key" + (f" (did you mean {guess!r}?)" if guess else "")
     elif err["type"] == "missing":
         msg = "missing required key"
     elif "input" in err and err["type"] not in ("value_error",):
@@ -279,3 +280,47 @@ def validate_files(paths: list[str]) -> list[Problem]:
         except InputError as e:
             problems += e.problems
     return problems
+
+
+
+def _model_at(loc: list):
+    """The pydantic model whose table the key path `loc` is, or None; types are followed
+    through Optional, lists (an index) and tables of named entries (a name)."""
+    model, entry_name_next = Ruleset, False
+    for part in loc:
+        if entry_name_next or isinstance(part, int):
+            entry_name_next = False
+            continue
+        fields = {f.alias or name: f for name, f in model.model_fields.items()}
+        if part not in fields:
+            return None
+        model, entry_name_next = _inner_model(fields[part].annotation)
+        if model is None:
+            return None
+    return None if entry_name_next else model
+
+
+def _inner_model(annotation) -> tuple:
+    """(the model inside Optional[M], list[M], dict[str, M] or M, whether it is a table of
+    named entries), or (None, False)."""
+    import typing
+
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation, False
+    for a in reversed(typing.get_args(annotation)):  # dict[str, M]: M is the last argument
+        inner, _ = _inner_model(a)
+        if inner is not None:
+            return inner, typing.get_origin(annotation) is dict
+    return None, False
+
+
+def near_miss(loc: list, key: str) -> str | None:
+    """The known key of the table at `loc` closest to the unknown `key`, if one is close."""
+    import difflib
+
+    model = _model_at(loc)
+    if model is None:
+        return None
+    names = [f.alias or name for name, f in model.model_fields.items()]
+    found = difflib.get_close_matches(key, names, n=1, cutoff=0.7)
+    return found[0] if found else None
