@@ -408,6 +408,13 @@ def test_shipped_experiments_are_valid():
     assert kv.variants[3].session == "series"
 
 
+def test_every_shipped_experiment_is_in_the_docs_table():
+    table = (ROOT / "docs" / "experiments.md").read_text(encoding="utf-8").split(
+        "## Shipped experiments")[1]
+    for p in sorted((ROOT / "experiments").glob("*.toml")):
+        assert f"| `experiments/{p.name}` |" in table, p.name
+
+
 def _quickstart_with_small_ev_tables(folder: Path) -> Path:
     """The shipped quickstart, its ev bots calibrated on 2,000 deals instead of 100,000 a round
     for each of its three rulesets (a minute of the suite; the file as shipped is validated by
