@@ -195,7 +195,7 @@ def test_cli_solve_prices_the_outcome_as_its_value_laufende_included(capsys):
     assert main(["solve", "schafkopf", "--hands", hands, "--contract", "solo herz",
                  "--declarer", "0"]) == 0
     out = capsys.readouterr().out
-    value = float(out.split("value: ")[1].split(":")[0])
+    value = float(out.split("value: ")[1].split()[0])
     pay = [float(x) for x in out.split("payouts ")[1].split("\n")[0].split()]
     assert pay[0] - pay[1] == value and sum(pay) == 0
     rules = load_ruleset("schafkopf")

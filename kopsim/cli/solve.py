@@ -121,8 +121,8 @@ def run(args) -> int:
           + f", dealer seat {dealer}, seat {leader} leads")
     print(f"old side: seats {', '.join(map(str, old_side))}; "
           f"young side: seats {', '.join(map(str, young)) or '-'}")
-    print(f"value: {res.value:+g}: what a seat of the old side gains minus what a seat of the "
-          "young side gains, both sides playing perfectly (the payouts: the outcome below)")
+    print(f"value: {res.value:+g} (what a seat of the old side gains minus what a seat of the "
+          "young side gains, both sides playing perfectly; the payouts: the outcome below)")
     if contract.instant:
         print("an instant contract: won at once, no play")
         return 0
