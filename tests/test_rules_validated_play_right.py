@@ -243,6 +243,16 @@ def test_an_error_quotes_a_long_value_cut_short(tmp_path, capsys):
     assert max(len(line) for line in err.splitlines()) < 400
 
 
+def test_a_bankroll_of_a_fraction_of_a_card_is_refused():
+    # found by the fuzzer: start = 0.1 paid [-0.1, -0.1, 0.20000000000000004, 0]
+    data, _ = load_raw("kop-victory-cards")
+    data["session"]["start"] = 0.1
+    with pytest.raises(InputError) as e:
+        ruleset_from_dict(data)
+    assert any(p.where == "session.start" and "whole cards" in p.message
+               for p in e.value.problems)
+
+
 @pytest.mark.parametrize("edit, where, what", [
     (lambda d: d["auction"].update(no_bid=["cicha", "normal", "cicha"]), "auction.no_bid[2]",
      "listed twice"),

@@ -389,6 +389,10 @@ def _check_session(r: Ruleset, bad) -> None:
         _check_tournament(r, bad)
     if s.kind == "bankroll" and s.start is None:
         bad("session.start", "a bankroll session needs each player's starting amount")
+    elif s.kind == "bankroll" and not float(s.start).is_integer():
+        # what a loser pays is cut to what he holds: with whole cards the amounts that move
+        # are exact, and every hand stays exactly zero-sum
+        bad("session.start", f"a bankroll starts with whole cards (got {s.start:g})")
     if s.kind == "bankroll" and r.scoring.style != "zero_sum":
         bad("session.kind", "a bankroll moves what losers pay: it needs scoring.style = "
             "\"zero_sum\"")
