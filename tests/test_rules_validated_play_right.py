@@ -253,6 +253,19 @@ def test_a_bankroll_of_a_fraction_of_a_card_is_refused():
                for p in e.value.problems)
 
 
+@pytest.mark.parametrize("edit, where", [
+    (lambda d: d["contracts"]["normal"]["payout"].update(won=0.1), "contracts.normal.payout.won"),
+    (lambda d: d.update(doubling={"names": ["kontra"], "factor": 1.5}), "doubling.factor"),
+])
+def test_a_bankroll_refuses_prices_that_are_no_whole_cards(edit, where):
+    # found by the fuzzer: won = 0.1 moved [0.0999…964, -0.1000…09, -0.1000…09, 0.0999…964]
+    data, _ = load_raw("kop-victory-cards")
+    edit(data)
+    with pytest.raises(InputError) as e:
+        ruleset_from_dict(data)
+    assert any(p.where == where and "whole" in p.message for p in e.value.problems)
+
+
 @pytest.mark.parametrize("edit, where, what", [
     (lambda d: d["auction"].update(no_bid=["cicha", "normal", "cicha"]), "auction.no_bid[2]",
      "listed twice"),

@@ -393,6 +393,11 @@ def _check_session(r: Ruleset, bad) -> None:
         # what a loser pays is cut to what he holds: with whole cards the amounts that move
         # are exact, and every hand stays exactly zero-sum
         bad("session.start", f"a bankroll starts with whole cards (got {s.start:g})")
+    if s.kind == "bankroll":
+        for where, x in _prices(r):
+            if not float(x).is_integer():
+                bad(where, f"a bankroll moves whole cards: every price and factor is a whole "
+                    f"number (got {x:g})")
     if s.kind == "bankroll" and r.scoring.style != "zero_sum":
         bad("session.kind", "a bankroll moves what losers pay: it needs scoring.style = "
             "\"zero_sum\"")
@@ -471,3 +476,27 @@ def max_hand_value(r: Ruleset, contract: str) -> float:
         if m.contracts is None or contract in m.contracts:
             value *= max(m.factor, 1)
     return 3 * value
+
+
+def _prices(r: Ruleset):
+    """(key path, number) of every number a hand's value is made of: prices, Laufende, the tie
+    value, the doubling factor and the multipliers' factors (a lone game settled once divides
+    by three: that too is a fraction of a card)."""
+    for name, c in r.contracts.items():
+        where = f"contracts.{dotted([name])}"
+        for key in ("won", "lost"):
+            price = getattr(c.payout, key)
+            for tier in ("flat", "out", "schneider", "schwarz"):
+                x = None if price is None else getattr(price, tier)
+                if x is not None:
+                    yield (f"{where}.payout.{key}" + ("" if tier == "flat" else f".{tier}"), x)
+        if c.laufende is not None:
+            yield f"{where}.laufende.value", c.laufende.value
+    if r.scoring.tie_value_without_double is not None:
+        yield "scoring.tie_value_without_double", r.scoring.tie_value_without_double
+    if r.doubling.names:  # without doubles the factor prices nothing
+        yield "doubling.factor", r.doubling.factor
+    for i, m in enumerate(r.scoring.multipliers):
+        yield f"scoring.multipliers[{i}].factor", m.factor
+    if r.scoring.lone_settlement == "once":
+        yield "scoring.lone_settlement", 1 / 3
