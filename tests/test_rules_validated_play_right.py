@@ -255,7 +255,8 @@ def test_a_bankroll_of_a_fraction_of_a_card_is_refused():
 
 @pytest.mark.parametrize("edit, where", [
     (lambda d: d["contracts"]["normal"]["payout"].update(won=0.1), "contracts.normal.payout.won"),
-    (lambda d: d.update(doubling={"names": ["kontra"], "factor": 1.5}), "doubling.factor"),
+    (lambda d: (d.update(doubling={"names": ["kontra"], "factor": 1.5}),
+                d["auction"].update(doubles_after_single_round=True)), "doubling.factor"),
 ])
 def test_a_bankroll_refuses_prices_that_are_no_whole_cards(edit, where):
     # found by the fuzzer: won = 0.1 moved [0.0999…964, -0.1000…09, -0.1000…09, 0.0999…964]
