@@ -21,22 +21,36 @@ def bot_lines() -> list[str]:
 
     out = []
     for name, cls in sorted(registered().items()):
-        spec = bot_spec(name)
-        where = ("batch kernel and reference engine" if spec.kernel_kind is not None
-                 else "reference engine only")
         doc = getattr(cls, "summary", None) or " ".join((cls.__doc__ or "").split()[:40])
-        out += ["", f"{name}: {doc}", f"  plays in: {where} (with its defaults)"]
+        out += ["", f"{name}: {doc}", f"  plays in: {_where(cls, bot_spec)}"]
         fields = cls.Params.model_fields
         if not fields:
             out.append("  no parameters")
         for key, f in fields.items():
-            default = f.default
-            shown = type(default).__name__ + "(...)" if isinstance(default, BaseModel) \
-                else repr(default)
+            if f.is_required():
+                shown = "required"
+            elif isinstance(f.default, BaseModel):
+                shown = f"default {type(f.default).__name__}(...)"
+            else:
+                shown = f"default {f.default!r}"
             kind = getattr(f.annotation, "__name__", str(f.annotation))
-            out.append(f"  {key} ({kind}, default {shown})"
+            out.append(f"  {key} ({kind}, {shown})"
                        + (f": {f.description}" if f.description else ""))
     return out[1:]
+
+
+def _where(cls, bot_spec) -> str:
+    """Where the bot plays with its defaults (a bot with required parameters: as its class
+    says)."""
+    from ..errors import InputError
+
+    try:
+        kind = bot_spec(cls.name).kernel_kind
+        suffix = " (with its defaults)"
+    except InputError:
+        kind, suffix = getattr(cls, "kernel_kind", None), ""
+    return ("batch kernel and reference engine" if kind is not None
+            else "reference engine only") + suffix
 
 
 def run(args) -> int:
