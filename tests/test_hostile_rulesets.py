@@ -97,32 +97,19 @@ def test_the_longest_doubling_chain_allowed_plays_as_the_reference_engine(tmp_pa
     assert batch.doubles.max() >= 3  # the chain was used beyond a couple of doubles
 
 
-BOUNDS_CHECKED_RUN = """
-import sys
-import numpy as np
-from kopsim.engine.kernel import play_batch
-from kopsim.bots import bot_spec
-from kopsim.rules.load import load_ruleset
-pimc = {"name": "pimc", "samples": 4, "auction_samples": 3}
-for path in sys.argv[1:]:
-    for bot, n in (("random", 300), ("heuristic", 300), (pimc, 12)):
-        play_batch(load_ruleset(path), np.arange(n), np.arange(n) % 4, bots=[bot_spec(bot)])
-print("ok")
-"""
-
-
-@pytest.mark.timeout(1800)  # its child may build the bounds-checked kernel while others build
-def test_the_kernel_stays_inside_its_arrays_when_bounds_are_checked(tmp_path, boundscheck_env):
-    # Writing past a scratch array need not show in the results; numba's bounds checks make it
-    # an IndexError. A cache folder of such builds only (conftest's boundscheck_env).
+@pytest.mark.parametrize("bot,n", [("random", 300), ("heuristic", 300),
+                                   ({"name": "pimc", "samples": 4, "auction_samples": 3}, 12)])
+def test_the_kernel_plays_rulesets_at_the_limits(tmp_path, bot, n):
+    # Writing past a scratch array need not show in the results: test_boundscheck's child plays
+    # this test again with numba's bounds checks, which make it an IndexError.
     pred = wide_predicate(100)
     wide = write(tmp_path, f'extends = "kop"\n[contracts.zolo]\neligible = {pred}\n', "wide.toml")
     names = json.dumps([f"d{i}" for i in range(MAX_DOUBLING_NAMES)])
     chain = write(tmp_path, f'extends = "kop"\n[doubling]\nnames = {names}\nfactor = 1\n',
                   "chain.toml")
-    proc = subprocess.run([sys.executable, "-c", BOUNDS_CHECKED_RUN, str(wide), str(chain)],
-                          capture_output=True, text=True, env=boundscheck_env)
-    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]
+    for path in (wide, chain):
+        res = play_batch(load_ruleset(path), np.arange(n), np.arange(n) % 4, bots=[bot_spec(bot)])
+        assert len(res.payouts) == n and np.all(np.abs(res.payouts.sum(axis=1)) < 1e-9)
 
 
 def test_a_doubling_chain_beyond_the_limit_is_refused(tmp_path, capsys):
