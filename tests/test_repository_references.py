@@ -20,7 +20,7 @@ THIS = Path(__file__).resolve()
 
 # the repository's own text, not what a run or an install leaves in the tree
 SCANNED = (["README.md", "pyproject.toml"] + [f"docs/{g}" for g in ("*.md", "rules/*.md")]
-           + ["kopsim/**/*.py", "tests/**/*.py", "rulesets/*.toml", "experiments/*.toml", ".ci/*"])
+           + ["kopsim/**/*.py", "tests/**/*.py", "kopsim/rulesets/*.toml", "experiments/*.toml", ".ci/*"])
 
 # short and long names of the rule documents, as code and tests cite them
 DOCUMENTS = {"B": "BUNDLED.md", "KF": "KOP-FAMILY.md", "HR": "HAND-RECORD.md"}
