@@ -24,7 +24,7 @@ from kopsim.experiments.spec import experiment_from_dict, load_experiment
 from kopsim.experiments.run import ExperimentFailed, run_experiment
 from kopsim.experiments.results_folder import read_hands, read_sessions
 from kopsim.engine.rng import hand_seed
-from kopsim.rules.load import load_ruleset
+from kopsim.rules.load import BUNDLED_DIR, load_ruleset
 from kopsim.engine.sessions import BankrollSession, series_points
 from results_files import files  # tests/results_files.py
 
@@ -451,7 +451,7 @@ def test_quickstart_at_the_command_line(tmp_path, capsys, monkeypatch):
 
 
 def test_a_ruleset_given_to_run_is_named_as_one(capsys):
-    assert main(["run", str(Path(__file__).parent.parent / "rulesets" / "kop.toml")]) == 2
+    assert main(["run", str(BUNDLED_DIR / "kop.toml")]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1, err  # one line, not a list of unknown keys
     assert "a ruleset file, not an experiment" in err and "kopsim simulate" in err
@@ -482,14 +482,14 @@ def test_variants_from_paths_with_overrides(tmp_path):
 
 
 @pytest.mark.parametrize("text, where, message", [
-    ('deals = 0\nbots = "random"\nvariants = ["kop"]', "deals", "greater than or equal to 1"),
+    ('deals = 0\nbots = "random"\nvariants = ["kop"]', "deals", "expected a number at least 1"),
     ('deals = 10\nbots = "random"\nvariants = ["kop"]\nsead = 1', "sead", "unknown key"),
     ('deals = 10\nbots = ["random", "random"]\nvariants = ["kop"]', "bots",
      "one bot per seat"),
     ('deals = 10\nbots = ["random", "nobody", "random", "random"]\nvariants = ["kop"]',
      "name", "no bot named 'nobody'"),
     ('deals = 10\nbots = [{name = "heuristic", solo = "high"}, "random", "random", "random"]\n'
-     'variants = ["kop"]', "solo", "valid number"),
+     'variants = ["kop"]', "solo", "expected a number"),
     ('deals = 10\nbots = "random"\nvariants = ["kop", "no-such-rules"]', "variants[1].ruleset",
      "no ruleset 'no-such-rules'"),
     ('deals = 10\nbots = "random"\nvariants = ["kop", "kop"]', "variants[1]",

@@ -48,7 +48,7 @@ def test_deals_are_bounded_in_the_file(tmp_path, capsys, deals):
     path = write(tmp_path, f'deals = {deals}\nbots = "random"\nvariants = ["kop"]\n')
     assert main(["run", str(path), "--check"]) == 2
     err = capsys.readouterr().err
-    assert f"error: {path}: deals: Input should be less than or equal to {MAX_DEALS}" in err
+    assert f"error: {path}: deals: expected a number at most {MAX_DEALS}" in err
 
 
 def test_deals_and_chunk_are_bounded_on_the_command_line(tmp_path, capsys):
@@ -58,7 +58,7 @@ def test_deals_and_chunk_are_bounded_on_the_command_line(tmp_path, capsys):
     assert main(["run", str(path), "--check", "--deals", str(10 * MAX_DEALS)]) == 2
     assert f"argument --deals: expected a count from 1 to {MAX_DEALS:,}" in capsys.readouterr().err
     assert main(["run", str(path), "--check", "--chunk", str(2**30)]) == 2
-    assert "chunk: Input should be less than or equal to" in capsys.readouterr().err
+    assert "chunk: expected a number at most" in capsys.readouterr().err
 
 
 def test_out_onto_a_file_is_refused(tmp_path, capsys):

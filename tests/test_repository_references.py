@@ -124,7 +124,9 @@ def test_every_cited_rule_item_is_defined():
 
 def test_each_bundled_ruleset_cites_its_own_section():
     headings = dict(re.findall(r"^## §(\d+) `([\w-]+)`", (RULES / "BUNDLED.md").read_text(), re.M))
-    for toml in sorted((ROOT / "rulesets").glob("*.toml")):
+    files = sorted((ROOT / "kopsim" / "rulesets").glob("*.toml"))
+    assert len(files) == len(headings)  # every bundled ruleset, each with its section
+    for toml in files:
         text = toml.read_text(encoding="utf-8")
         [section] = re.findall(r'^source = ".*BUNDLED\.md §(\d+)"$', text, re.M)
         assert headings[section] == toml.stem, toml.name

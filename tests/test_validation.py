@@ -9,9 +9,9 @@ import pytest
 
 from kopsim.cli import main
 from kopsim.errors import InputError
-from kopsim.rules.load import bundled_names, load_ruleset
+from kopsim.rules.load import BUNDLED_DIR, bundled_names, load_ruleset
 
-RULESETS = Path(__file__).resolve().parents[1] / "rulesets"  # not the cwd: pytest may run anywhere
+RULESETS = BUNDLED_DIR  # not the cwd: pytest may run anywhere
 
 
 def write(tmp_path, name, text):

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import InputError, Problem
+from ..errors import InputError, Problem, did_you_mean, plain_message
 from .ev import EvBot
 from .heuristic import HeuristicBot
 from .pimc import CheatBot, PimcBot
@@ -76,6 +76,16 @@ class BotSpec:
         return f"BotSpec({self.label})"
 
 
+def _parameter_problem(where: str, name: str, params: type, err: dict) -> Problem:
+    """A bot parameter's error in kopsim's words; a misspelt one names the nearest."""
+    key = ".".join(str(x) for x in err["loc"])
+    if err["type"] == "extra_forbidden":
+        known = list(params.model_fields)
+        return Problem(where, key, f"{name} has no parameter {key!r}{did_you_mean(key, known)} "
+                       f"(its parameters: {', '.join(known) or 'none'})")
+    return Problem(where, key, plain_message(err))
+
+
 def registered() -> dict[str, type]:
     """Every bot by name, the plug-ins' included."""
     _load_plugins()
@@ -94,13 +104,13 @@ def bot_spec(spec: str | dict, where: str = "bot") -> BotSpec:
     label = data.pop("label", None)
     cls = REGISTRY.get(name)
     if cls is None:
-        raise InputError([Problem(where, "name", f"no bot named {name!r} "
-                                  f"(known: {', '.join(sorted(REGISTRY))})")])
+        raise InputError([Problem(where, "name", f"no bot named {name!r}"
+                                  f"{did_you_mean(name, REGISTRY)} (known: "
+                                  f"{', '.join(sorted(REGISTRY))}; `kopsim bots` lists them)")])
     try:
         params = cls.Params.model_validate(data)
     except ValidationError as e:
-        raise InputError([Problem(where, ".".join(str(x) for x in err["loc"]),
-                                  err["msg"]) for err in e.errors()])
+        raise InputError([_parameter_problem(where, name, cls.Params, err) for err in e.errors()])
     if label is None:
         shown = params.model_dump(exclude_defaults=True)
         label = name + ("" if not shown else

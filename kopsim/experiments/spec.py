@@ -30,9 +30,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from . import results_folder as R
 from ..bots import BotSpec, bot_spec
 from ..engine.layout import DealLayout, series_stride
-from ..errors import InputError, Problem, dotted
+from ..errors import InputError, Problem, did_you_mean, dotted, plain_message
 from ..rules.inherit import inherit
-from ..rules.load import NoSuchRuleset, load_raw, read_toml, ruleset_from_dict
+from ..rules.load import NoSuchRuleset, echo, load_raw, read_toml, ruleset_from_dict
 from ..rules.model import Ruleset
 
 KERNEL_CHUNK = 65536  # deals per chunk when every bot runs in the batch kernel
@@ -526,16 +526,22 @@ def variant_of(label: str, rules: Ruleset, source: str, overrides: dict, session
     return v
 
 
+def _keys_beside(prefix: tuple, loc: tuple) -> list[str]:
+    """The keys allowed in the table where `loc`'s last key was found: the experiment's own,
+    or a variant's."""
+    model = VariantFile if prefix[:1] == ("variants",) else ExperimentFile
+    return list(model.model_fields) if len(loc) == 1 else []
+
+
 def _problems(src: str, errors: list[dict], prefix: tuple = ()) -> list[Problem]:
     out = []
     for err in errors:
-        msg = err["msg"]
         if err["type"] == "extra_forbidden":
-            msg = "unknown key"
+            msg = "unknown key" + did_you_mean(err["loc"][-1], _keys_beside(prefix, err["loc"]))
         elif err["type"] == "missing":
             msg = "missing required key"
-        elif "input" in err and err["type"] != "value_error":
-            msg = f"{msg} (got {err['input']!r})"
+        else:
+            msg = plain_message(err, echo=echo)
         out.append(Problem(src, dotted((*prefix, *err["loc"])), msg))
     return out
 

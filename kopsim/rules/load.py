@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import InputError, Problem, dotted
+from ..errors import InputError, Problem, did_you_mean, dotted, plain_message
 from .model import MAX_EXTENDS_CHAIN, MAX_EXTENDS_CHARS, MAX_FILE_BYTES, MAX_NESTING, Ruleset
 from .inherit import INHERIT_KEY, inherit
 from .validate import check_semantics
@@ -54,8 +54,8 @@ def _read_text(path: Path, label: str) -> str:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         if path.parent == BUNDLED_DIR:  # a bare name: say so, not where bundled files live
-            raise NoSuchRuleset([Problem(path.stem, "", "no bundled ruleset of that name "
-                                         f"(bundled: {', '.join(bundled_names())}; or give a "
+            raise NoSuchRuleset([Problem(path.stem, "", "no bundled ruleset of that name"
+                                         f"{did_you_mean(path.stem, bundled_names())} (bundled: {', '.join(bundled_names())}; or give a "
                                          ".toml path)")])
         raise NoSuchRuleset([Problem(label, "", "no such ruleset file "
                                      f"(bundled rulesets: {', '.join(bundled_names())})")])
@@ -250,16 +250,26 @@ def pydantic_problem(source: str, err: dict) -> Problem:
     loc = ["not" if p == "not_" else p for p in loc if p != "[key]"]  # a key: its own path
     if loc[-2:-1] in (["won"], ["lost"]) and loc[-1] == "flat":
         loc = loc[:-1]  # a price written as a plain number: the user wrote no `flat` key
-    msg = err["msg"]
     if err["type"] == "extra_forbidden":
         guess = near_miss(loc[:-1], str(loc[-1])) if loc else None
         msg = "unknown key" + (f" (did you mean {guess!r}?)" if guess else "")
     elif err["type"] == "missing":
         msg = "missing required key"
-    elif "input" in err and err["type"] not in ("value_error",):
-        msg = f"{msg} (got {echo(err['input'])})"
-    msg = msg.removeprefix("Value error, ")
+    else:
+        msg = plain_message(err, _table_hint(loc), echo)
     return Problem(source, dotted(loc), msg)
+
+
+def _table_hint(loc: list) -> str | None:
+    """What the table at `loc` holds, in words: the model's own (`expected`), else its keys."""
+    model = _model_at(loc)
+    if model is None:
+        return None
+    own = getattr(model, "expected", None)
+    if isinstance(own, str):
+        return own
+    keys = [f.alias or name for name, f in model.model_fields.items()]
+    return "a table of " + ", ".join(keys[:6]) + (", …" if len(keys) > 6 else "")
 
 
 ECHO_CHARS = 80

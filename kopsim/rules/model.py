@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, ClassVar, Literal, Optional, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
@@ -272,6 +272,7 @@ class Doubling(_Model):
 class Price(_Model):
     """A value: a number (no tiers), or one value per tier of the losing side."""
 
+    expected: ClassVar[str] = "a number, or a table { out = …, schneider = …, schwarz = … }"
     flat: Optional[Value] = None
     out: Optional[Value] = None
     schneider: Optional[Value] = None

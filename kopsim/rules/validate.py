@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import Problem, dotted
+from ..errors import Problem, did_you_mean, dotted
 from .model import (Ramsch, MAX_AUCTION_CALLS, MAX_CARDS, MAX_CONTRACTS, MAX_HAND_VALUE,
                     MAX_PREDICATE_NODES, Predicate, Ruleset)
 
@@ -59,7 +59,8 @@ def _check_cards(where: str, seq: list[str], cards: list[str], bad) -> None:
     """Every entry of `seq` is one of the deck's `cards`."""
     for i, c in enumerate(seq):
         if c not in cards:
-            bad(f"{where}[{i}]", f"{c!r} is not a card of the deck ({', '.join(cards)})")
+            bad(f"{where}[{i}]", f"{c!r} is not a card of the deck{did_you_mean(c, cards)} "
+                f"({', '.join(cards)})")
 
 
 def _check_orders(r: Ruleset, cards: list[str], bad) -> None:
@@ -145,7 +146,8 @@ def _check_contract_play(r: Ruleset, cname: str, c, where: str, bad) -> None:
             bad(f"{where}.order", "missing: a played contract needs a card order")
         elif c.order not in r.orders:
             bad(f"{where}.order",
-                f"no card order named {c.order!r} (orders: {', '.join(r.orders)})")
+                f"no card order named {c.order!r}{did_you_mean(c.order, r.orders)} "
+                f"(orders: {', '.join(r.orders)})")
         if c.payout.lost is None:
             bad(f"{where}.payout.lost", "missing: a played contract can be lost")
 
@@ -199,7 +201,8 @@ def _check_add_on(r: Ruleset, c, where: str, bad) -> None:
         return
     base = r.contracts.get(c.add_on_to)
     if base is None:
-        bad(f"{where}.add_on_to", f"no contract named {c.add_on_to!r}")
+        bad(f"{where}.add_on_to", f"no contract named {c.add_on_to!r}"
+            f"{did_you_mean(c.add_on_to, r.contracts)}")
         return
     if base.instant or c.instant:
         bad(f"{where}.add_on_to", "an add-on raises a contract that is played: neither it nor "
@@ -246,7 +249,8 @@ def _check_contract_team(r: Ruleset, c, where: str, cards: list[str], bad) -> No
     if c.eligible is not None:
         for rel, card in c.eligible.cards():
             if card not in cards:
-                bad(f"{where}.eligible.{rel}", f"{card!r} is not a card of the deck")
+                bad(f"{where}.eligible.{rel}", f"{card!r} is not a card of the deck"
+                    f"{did_you_mean(card, cards)}")
         _check_predicate_size(c.eligible, f"{where}.eligible", bad)
     if c.team == "holders" and r.scoring.style == "zero_sum" and len(set(c.team_cards)) >= 4:
         # Every deal is possible and every card is dealt, so with four or more team cards
@@ -274,7 +278,8 @@ def _check_auction(r: Ruleset, cards: list[str], bad) -> None:
     for key, lst in (("no_bid", a.no_bid), ("dealt", a.dealt)):
         for i, n in enumerate(lst):
             if n not in r.contracts:
-                bad(f"auction.{key}[{i}]", f"no contract named {n!r}")
+                bad(f"auction.{key}[{i}]", f"no contract named {n!r}"
+                    f"{did_you_mean(n, r.contracts)}")
             elif n in lst[:i]:  # tried in order: a second entry would never be reached
                 bad(f"auction.{key}[{i}]", f"{n!r} is listed twice (first at "
                     f"auction.{key}[{lst.index(n)}])")
@@ -306,7 +311,8 @@ def _check_reopening(r: Ruleset, bad) -> None:
     for i, n in enumerate(a.reopen_after_silent_round.announce):
         c = r.contracts.get(n)
         if c is None:
-            bad(f"{where}.announce[{i}]", f"no contract named {n!r}")
+            bad(f"{where}.announce[{i}]", f"no contract named {n!r}"
+                f"{did_you_mean(n, r.contracts)}")
         elif c.bid_rank is None:
             bad(f"{where}.announce[{i}]", f"contract {n!r} is not a bid (it has no bid_rank): "
                 "only a bid can be announced")
@@ -345,11 +351,13 @@ def _check_restrictions(r: Ruleset, cards: list[str], bad) -> None:
         for j, n in enumerate(res.forbid):
             if n not in callable_names:
                 bad(f"auction.restrictions[{i}].forbid[{j}]",
-                    f"{n!r} is not a call (a contract name, 'pass', {a.ask_call!r} or 'double')")
+                    f"{n!r} is not a call{did_you_mean(n, callable_names)} (a contract name, "
+                    f"'pass', {a.ask_call!r} or 'double')")
         if res.holding is not None:
             for rel, card in res.holding.cards():
                 if card not in cards:
-                    bad(f"auction.restrictions[{i}].holding.{rel}", f"{card!r} is not a card")
+                    bad(f"auction.restrictions[{i}].holding.{rel}", f"{card!r} is not a card"
+                        f"{did_you_mean(card, cards)}")
             _check_predicate_size(res.holding, f"auction.restrictions[{i}].holding", bad)
 
 
@@ -357,7 +365,8 @@ def _check_multipliers(r: Ruleset, bad) -> None:
     for i, m in enumerate(r.scoring.multipliers):
         for j, n in enumerate(m.contracts or []):
             if n not in r.contracts:
-                bad(f"scoring.multipliers[{i}].contracts[{j}]", f"no contract named {n!r}")
+                bad(f"scoring.multipliers[{i}].contracts[{j}]", f"no contract named {n!r}"
+                    f"{did_you_mean(n, r.contracts)}")
 
 
 def _check_bounds(r: Ruleset, bad) -> None:
