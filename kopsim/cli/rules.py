@@ -67,6 +67,7 @@ def _validate(args) -> int:
 def _diff(args) -> int:
     from ..rules.diff import diff_rules, format_diff
     from ..rules.load import load_ruleset
+    from ..rules.notes import notes as surprises
 
     problems, rules = [], []
     for name in (args.a, args.b):
@@ -78,4 +79,6 @@ def _diff(args) -> int:
         raise InputError(problems)
     a, b = rules
     print(clean(format_diff(a, b, diff_rules(a, b))))
+    for note in (n for n in surprises(b) if n not in surprises(a)):
+        print(clean(f"\nnote ({b.name}): {note}"))
     return 0

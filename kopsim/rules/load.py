@@ -228,10 +228,15 @@ def _exists(path: Path) -> bool:
 
 
 def load_ruleset(name_or_path: str | Path, notes: list[str] | None = None) -> Ruleset:
-    """The validated ruleset; notes on what its `extends` chain replaces go into `notes`."""
+    """The validated ruleset; notes on what its `extends` chain replaces, and on what it does
+    that its author may not expect (rules/notes.py), go into `notes`."""
     data, path = load_raw(name_or_path, notes=notes)
     data.setdefault("name", path.stem)
-    return ruleset_from_dict(data, str(path))
+    rules = ruleset_from_dict(data, str(path))
+    if notes is not None:
+        from .notes import notes as surprises
+        notes += surprises(rules)
+    return rules
 
 
 def ruleset_from_dict(data: dict, source: str = "<ruleset>") -> Ruleset:
