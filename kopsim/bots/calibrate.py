@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 import zipfile
 from dataclasses import dataclass
 from itertools import combinations
@@ -41,6 +42,8 @@ from .heuristic import heuristic_tables, strength
 VERSION = 4  # of the calibration method: a new one invalidates every cached table
 CHUNK = 20_000  # deals per piece of work: fixed, so that jobs do not change the result
 SETTLED = 0.005
+# deals per second per job, by deck size, before this machine has calibrated one (2 cores here)
+DEFAULT_RATE = {16: 8_000, 24: 6_000, 32: 4_000}
 
 
 @dataclass(frozen=True)
@@ -76,22 +79,96 @@ def cache_key(cr, params: EvParams) -> str:
 
 
 def calibrated(cr, params: EvParams, jobs: int = 1, say: Callable[[str], None] | None = None,
-               label: str = "ev") -> EvTable:
+               label: str = "ev", variant: str | None = None) -> EvTable:
     """The ev table of these rules and parameters: from memory, the cache folder, or learnt now
-    (and stored), which `say` announces and follows round by round."""
+    (and stored), which `say` announces, follows round by round (with a bar on a terminal) and
+    ends with a verdict. `variant` names the rules as the experiment does."""
     key = cache_key(cr, params)
     if key in _MEMORY:
         return _MEMORY[key]
     path = cache_dir() / "ev" / f"{key}.npz"
     found = _load(path, key, cr)
     if found is None:
-        if say:
-            say(f"calibrating {label} for {cr.rules.name} (ruleset sha256 {cr.sha256[:12]}…, "
-                f"{jobs} job{'s' * (jobs != 1)}); cached in {cache_dir()}")
-        found = calibrate(cr, params, jobs, (lambda m: say("  " + m)) if say else None)
+        start = time.perf_counter()
+        found = _learn_saying(cr, params, jobs, say, label, variant)
         _save(path, found)
+        played = len(found.summary.get("rounds", [])) * deals_per_round(cr, params)
+        _record_rate(cr.n_cards, played / max(time.perf_counter() - start, 1e-9) / max(1, jobs))
     _MEMORY[key] = found
     return found
+
+
+def _learn_saying(cr, params: EvParams, jobs: int, say, label: str, variant: str | None):
+    if say is None:
+        return calibrate(cr, params, jobs)
+    from ..terminal import progress_bar
+
+    name = cr.rules.name if variant in (None, cr.rules.name) else \
+        f"variant {variant} (ruleset {cr.rules.name})"
+    per_round = deals_per_round(cr, params)
+    say(f"calibrating {label} for {name}, sha256 {cr.sha256[:12]}…: up to {params.rounds} "
+        f"rounds of {per_round:,} self-play deals, {jobs} job{'s' * (jobs != 1)}, about "
+        f"{estimated_seconds(cr, params, jobs):,.0f} s at most; cached in {cache_dir()}")
+    total = params.rounds * per_round
+    with progress_bar(total, f"calibrating {label}", unit=" deals") as bar:
+        found = calibrate(cr, params, jobs, lambda m: say("  " + m), bar.update)
+    say("  " + verdict(found.summary, params))
+    return found
+
+
+def verdict(summary: dict, params: EvParams) -> str:
+    """Whether the self-play settled, in words (the module's text: under SETTLED), and if not,
+    how far apart the calls were whose order it still changed."""
+    rounds = summary.get("rounds", [])
+    if not rounds:
+        return "no self-play rounds recorded"
+    last = rounds[-1]["policy_changed"]
+    n = len(rounds)
+    if last < SETTLED:
+        return (f"settled after {n} round{'s' * (n != 1)}: the last changed the best call on "
+                f"{last:.1%} of the sampled decisions (under {SETTLED:.1%})")
+    text = (f"not settled after {n} rounds: the last still changed the best call on {last:.1%} "
+            f"of the sampled decisions (settled: under {SETTLED:.1%})")
+    gap = rounds[-1].get("gap")
+    if gap is not None:
+        text += (f", between calls worth {gap:.2f} apart on average (in payout units per hand): "
+                 "near-ties. More rounds or deals narrow them, slowly "
+                 f"(rounds = {min(50, params.rounds * 2)} or deals = {params.deals * 4})")
+    return text
+
+
+def _rates() -> dict:
+    """{deck size: deals per second per job} of this machine's last calibrations."""
+    try:
+        found = json.loads((cache_dir() / "ev" / "rates.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in found.items() if isinstance(v, (int, float)) and v > 0} \
+        if isinstance(found, dict) else {}
+
+
+def _record_rate(n_cards: int, rate: float) -> None:
+    rates = {**_rates(), str(n_cards): rate}
+    path = cache_dir() / "ev" / "rates.json"
+    tmp = path.with_name(f"rates.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(rates))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # only an estimate is lost
+
+
+def estimated_seconds(cr, params: EvParams, jobs: int) -> float:
+    """An upper bound of a calibration's time (every round played): deals at the rate this
+    machine last calibrated a deck of this size, else a rate measured on 2 cores."""
+    rate = _rates().get(str(cr.n_cards)) or DEFAULT_RATE.get(cr.n_cards, DEFAULT_RATE[32])
+    return params.rounds * deals_per_round(cr, params) / (rate * max(1, min(jobs, 64)))
+
+
+def deals_per_round(cr, params: EvParams) -> int:
+    """`deals`, rounded up to a whole number of passes over the hand keys where keys are exact."""
+    from .calibrate_play import round_deals
+    return round_deals(_Setting(cr, params))
 
 
 def is_cached(cr, params: EvParams) -> bool:
@@ -163,7 +240,8 @@ class _Setting:
 
 
 def calibrate(cr, params: EvParams, jobs: int = 1,
-              progress: Callable[[str], None] | None = None) -> EvTable:
+              progress: Callable[[str], None] | None = None,
+              advance: Callable[[int], None] | None = None) -> EvTable:
     """Learns the table by rounds of self-play (see the module's text)."""
     from .calibrate_play import explore_round, summarise
     st = _Setting(cr, params)
@@ -171,12 +249,13 @@ def calibrate(cr, params: EvParams, jobs: int = 1,
     values = estimate(st, total, count)
     history = []
     for r in range(params.rounds):
-        s, n = explore_round(st, st.table(values), r, jobs)
+        s, n = explore_round(st, st.table(values), r, jobs, advance)
         total, count = total + s, count + n
         new = estimate(st, total, count)
         changed = policy_change(values, new, count)
+        gap = flip_gap(values, new, count)
         values = new
-        history.append({"round": r + 1, "policy_changed": changed})
+        history.append({"round": r + 1, "policy_changed": changed, "gap": gap})
         if progress:
             progress(f"round {r + 1}/{params.rounds}: the policy changed on {changed:.1%} "
                      "of the decisions")
@@ -216,6 +295,20 @@ def _shrunk(total, count, prior, m: float):
     if m > 0:
         return (total + m * prior) / (count + m)
     return np.where(count > 0, total / np.maximum(count, 1e-12), prior)
+
+
+def flip_gap(old: np.ndarray, new: np.ndarray, count: np.ndarray) -> float | None:
+    """Over the sampled decisions whose best call changed (weighted by samples): how much the new
+    best call is worth more than the old one, by the new values; None if none changed. Small:
+    the flips are between calls of nearly equal value, noise rather than a wrong policy."""
+    weight = count.sum(axis=-1)
+    was, now = old.argmax(axis=-1), new.argmax(axis=-1)
+    old_best_now = np.take_along_axis(new, was[..., None], axis=-1)[..., 0]
+    gap = new.max(axis=-1) - old_best_now
+    flipped = (was != now) & (weight > 0) & (old_best_now > UNKNOWN / 2)
+    if weight[flipped].sum() <= 0:
+        return None
+    return float((weight * gap)[flipped].sum() / weight[flipped].sum())
 
 
 def policy_change(old: np.ndarray, new: np.ndarray, count: np.ndarray) -> float:
@@ -259,8 +352,10 @@ def round_seed(params: EvParams, r: int) -> int:
     return hand_seed(params.seed, 1_000_003 + r)
 
 
-def prepare(cr, bots, jobs: int = 1, say: Callable[[str], None] | None = None) -> list[EvTable]:
+def prepare(cr, bots, jobs: int = 1, say: Callable[[str], None] | None = None,
+            variant: str | None = None) -> list[EvTable]:
     """The tables of a line-up's ev bots, learnt before play where the cache lacks them (saying
-    so), so that the processes that play find them in the cache folder."""
+    so, naming the variant), so that the processes that play find them in the cache folder."""
     from ..engine.codes import BOT_EV
-    return [calibrated(cr, b.params, jobs, say, b.label) for b in bots if b.kernel_kind == BOT_EV]
+    return [calibrated(cr, b.params, jobs, say, b.label, variant) for b in bots
+            if b.kernel_kind == BOT_EV]

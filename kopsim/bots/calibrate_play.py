@@ -44,21 +44,25 @@ def round_deals(st) -> int:
     return rows * max(1, -(-st.params.deals // rows))
 
 
-def explore_round(st, table, r: int, jobs: int):
-    """(sums, counts) of the payouts sampled in round r, over fixed chunks summed in order."""
+def explore_round(st, table, r: int, jobs: int, advance=None):
+    """(sums, counts) of the payouts sampled in round r, over fixed chunks summed in order;
+    `advance(deals)` follows each finished chunk."""
     from .calibrate import CHUNK, round_seed
     n = round_deals(st)
     seed = round_seed(st.params, r)
     work = [(st, table, seed, r, s, min(CHUNK, n - s)) for s in range(0, n, CHUNK)]
     if jobs > 1 and len(work) > 1:
         from joblib import Parallel, delayed
-        parts = Parallel(n_jobs=min(jobs, len(work)))(delayed(explore_chunk)(*w) for w in work)
+        parts = Parallel(n_jobs=min(jobs, len(work)), return_as="generator")(
+            delayed(explore_chunk)(*w) for w in work)  # in order, each as soon as it is done
     else:
-        parts = [explore_chunk(*w) for w in work]
+        parts = (explore_chunk(*w) for w in work)
     total, count = st.empty(), st.empty()
-    for s, c in parts:
+    for w, (s, c) in zip(work, parts):
         total += s
         count += c
+        if advance is not None:
+            advance(w[-1])
     return total, count
 
 

@@ -52,10 +52,14 @@ def run(args) -> int:
     exp = load_experiment(args.experiment, deals=args.deals, seed=args.seed, chunk=args.chunk)
     out = default_out(exp) if args.out is None else Path(args.out)
     check_out_folder(out)
-    if args.check:
-        print(clean(plan_text(exp, out, args.log)))
-        return 0
     from ..experiments.parallel import default_jobs
+
+    if args.check:
+        from ..experiments.run import pending_calibrations
+        print(clean(plan_text(exp, out, args.log)))
+        for line in pending_calibrations(exp, args.jobs or default_jobs()):
+            print(clean(line))
+        return 0
 
     from ..engine.kernel import _play_batch
     from ..terminal import compile_notice

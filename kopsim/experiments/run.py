@@ -339,6 +339,25 @@ def make_out_folder(out: Path) -> None:
                                   f"{e.strerror or e}")])
 
 
+def pending_calibrations(exp: Experiment, jobs: int) -> list[str]:
+    """What `run` will calibrate before it plays (the ev tables not in the cache), each with an
+    upper bound of its time on this machine."""
+    from ..bots.calibrate import estimated_seconds, is_cached
+    from ..engine.codes import BOT_EV
+    from ..rules.cache import compiled
+
+    lines = []
+    for v in exp.variants:
+        cr = compiled(v.rules)
+        for b in (b for b in exp.bots if b.kernel_kind == BOT_EV):
+            if not is_cached(cr, b.params):
+                lines.append(f"  calibration pending: {b.label} on variant {v.label}, about "
+                             f"{estimated_seconds(cr, b.params, jobs):,.0f} s at most with "
+                             f"{jobs} job{'s' * (jobs != 1)} (once; then cached)")
+    return lines or ["  calibrations: none pending (every ev table is cached)"] \
+        if any(b.kernel_kind == BOT_EV for b in exp.bots) else []
+
+
 def _ev_tables(exp: Experiment, jobs: int) -> dict:
     """{variant: {bot: table sha256}} of the experiment's ev bots, calibrated first where the
     cache lacks them (said on stderr): the tables the chunks will play with, in either engine."""
@@ -351,8 +370,8 @@ def _ev_tables(exp: Experiment, jobs: int) -> dict:
     ev = [b for b in exp.bots if b.kernel_kind == BOT_EV]
     if not ev:
         return {}
-    tables = {v.label: prepare(compiled(v.rules), ev, jobs, lambda m: print(m, file=sys.stderr))
-              for v in exp.variants}
+    tables = {v.label: prepare(compiled(v.rules), ev, jobs, lambda m: print(m, file=sys.stderr),
+                               v.label) for v in exp.variants}
     return {label: {b.label: t.sha256 for b, t in zip(ev, found)}
             for label, found in tables.items()}
 
