@@ -10,6 +10,8 @@ of hands on deal ids is stated in kopsim/engine/layout.py.
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import os
 import re
@@ -380,10 +382,7 @@ def _open_manifest(exp: Experiment, out: Path, log: bool, ev_tables: dict) -> di
     """This run's manifest: the folder's, when it holds the same run (else refused), or a new
     one written to an empty folder. The ev bots' tables are part of the run's key: results
     played with other tables are never mixed in."""
-    manifest = exp.manifest(log)
-    if ev_tables:
-        manifest["ev_tables"] = ev_tables
-        manifest["run_key"]["ev_tables"] = ev_tables
+    manifest = _with_ev_tables(exp.manifest(log), ev_tables)
     old = R.read_manifest(out)
     if old is not None:
         _check_resumable(old, manifest, out)
@@ -395,6 +394,45 @@ def _open_manifest(exp: Experiment, out: Path, log: bool, ev_tables: dict) -> di
     manifest["created"] = _now()
     R.write_manifest(out, manifest)
     return manifest
+
+
+def _with_ev_tables(manifest: dict, ev_tables: dict) -> dict:
+    if ev_tables:
+        manifest["ev_tables"] = ev_tables
+        manifest["run_key"]["ev_tables"] = ev_tables
+    return manifest
+
+
+def grown(exp: Experiment, out: Path, log: bool, ev_tables: dict) -> Experiment:
+    """`exp` as it grows the finished (or unfinished) run in `out` that it equals but for fewer
+    deals: with the folder's chunk size, so that every chunk played stays a chunk of the larger
+    run, and without the folder's last chunk, which is replayed (its deals, and a bankroll's
+    open sessions, ended with the run). Any other run: `exp` as it is."""
+    old = R.read_manifest(out)
+    a = old.get("run_key") if isinstance(old, dict) else None
+    if not isinstance(a, dict) or type(a.get("deals")) is not int or type(a.get("chunk")) is not int:
+        return exp
+    if not 0 < a["deals"] < exp.deals:
+        return exp
+    bigger = dataclasses.replace(exp, chunk=a["chunk"])
+    manifest = _with_ev_tables(bigger.manifest(log), ev_tables)
+    b = manifest["run_key"]
+    if {k: v for k, v in a.items() if k != "deals"} != {k: v for k, v in b.items() if k != "deals"}:
+        return exp  # another run: refused as one by _check_resumable
+    last = -(-a["deals"] // a["chunk"]) - 1
+    index = R.read_index(out)
+    R.write_index(out, [line for key, line in sorted(index.lines.items()) if key[1] != last])
+    for v in bigger.variants:
+        for path in _chunk_paths(out, v, last, log):
+            path.unlink(missing_ok=True)
+    # only then the larger run's manifest: a growth cut short before it is simply done again
+    manifest["created"] = old.get("created")
+    R.write_manifest(out, manifest)
+    other = "" if exp.chunk == a["chunk"] else f" (not {exp.chunk:,}: no chunk size changes a result)"
+    _say(f"growing the run in {out} from {a['deals']:,} to {bigger.deals:,} deals, in its "
+         f"chunks of {a['chunk']:,}{other}: chunk {last}, which ended the smaller run, is "
+         "replayed")
+    return bigger
 
 
 def _bankroll_resume(exp: Experiment, out: Path, done: dict[str, set[int]]
@@ -415,7 +453,9 @@ def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
                 on_chunk: Callable[[ChunkResult], None] | None) -> RunSummary:
     from .parallel import run_tasks
 
-    manifest = _open_manifest(exp, out, log, _ev_tables(exp, jobs or 1))
+    ev_tables = _ev_tables(exp, jobs or 1)
+    exp = grown(exp, out, log, ev_tables)
+    manifest = _open_manifest(exp, out, log, ev_tables)
     R.remove_temporaries(out)
 
     K = exp.chunks
