@@ -1,4 +1,4 @@
-"""Issue 31, §2: ev calibration, the longest step of a first run, says what it calibrates (the
+"""Issue 31 (silent surprises): ev calibration, the longest step of a first run, says what it calibrates (the
 variant by name, not only by hash), follows its deals (a bar with an ETA on a terminal), ends with
 a verdict against the stopping rule of bots/calibrate.py (a policy change under SETTLED), and
 `run --check` says beforehand which calibrations are pending and about what they cost."""

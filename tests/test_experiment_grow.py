@@ -1,4 +1,4 @@
-"""Issue 31, §2: a run grows. The same experiment with more deals, over the folder of a smaller
+"""Issue 31 (silent surprises): a run grows. The same experiment with more deals, over the folder of a smaller
 run, keeps the folder's chunks (their size too), replays the one that ended the smaller run, and
 plays the rest: the folder then holds exactly what a fresh run of the larger size writes, bankroll
 sessions included (docs/experiments.md, "Growing a run")."""

@@ -1,4 +1,4 @@
-"""Issue 31, §3: validation messages in kopsim's words (what a key expects, as a TOML writer reads
+"""Issue 31 (smaller things): validation messages in kopsim's words (what a key expects, as a TOML writer reads
 it, never pydantic's "valid dictionary or instance of Price"), and "did you mean" wherever a
 misspelt key, name or bot parameter has a near neighbour."""
 

@@ -1,4 +1,4 @@
-"""Issue 31, §2: a ruleset that validates but plays otherwise than its author may expect says so.
+"""Issue 31 (silent surprises): a ruleset that validates but plays otherwise than its author may expect says so.
 Removing kop's cicha (docs/rules/KOP-FAMILY.md: the holder of both black queens who passes plays
 alone, silently) leaves that holder in the normal game, whose team is the holders of the black
 queens: he plays it alone at the normal game's prices (docs/rulesets.md, "Forbidding a contract")."""

@@ -396,6 +396,13 @@ def _open_manifest(exp: Experiment, out: Path, log: bool, ev_tables: dict) -> di
     return manifest
 
 
+def _open_run(exp: Experiment, out: Path, log: bool, jobs: int | None) -> tuple:
+    """(the run, grown to the folder's chunks if it grows the run there, its manifest)."""
+    ev_tables = _ev_tables(exp, jobs or 1)
+    exp = grown(exp, out, log, ev_tables)
+    return exp, _open_manifest(exp, out, log, ev_tables)
+
+
 def _with_ev_tables(manifest: dict, ev_tables: dict) -> dict:
     if ev_tables:
         manifest["ev_tables"] = ev_tables
@@ -453,9 +460,7 @@ def _run_locked(exp: Experiment, out: Path, jobs: int | None, backend: str,
                 on_chunk: Callable[[ChunkResult], None] | None) -> RunSummary:
     from .parallel import run_tasks
 
-    ev_tables = _ev_tables(exp, jobs or 1)
-    exp = grown(exp, out, log, ev_tables)
-    manifest = _open_manifest(exp, out, log, ev_tables)
+    exp, manifest = _open_run(exp, out, log, jobs)
     R.remove_temporaries(out)
 
     K = exp.chunks
