@@ -256,8 +256,7 @@ def pydantic_problem(source: str, err: dict) -> Problem:
     if loc[-2:-1] in (["won"], ["lost"]) and loc[-1] == "flat":
         loc = loc[:-1]  # a price written as a plain number: the user wrote no `flat` key
     if err["type"] == "extra_forbidden":
-        guess = near_miss(loc[:-1], str(loc[-1])) if loc else None
-        msg = "unknown key" + (f" (did you mean {guess!r}?)" if guess else "")
+        msg = "unknown key" + (did_you_mean(loc[-1], known_keys(loc[:-1])) if loc else "")
     elif err["type"] == "missing":
         msg = "missing required key"
     else:
@@ -329,13 +328,7 @@ def _inner_model(annotation) -> tuple:
     return None, False
 
 
-def near_miss(loc: list, key: str) -> str | None:
-    """The known key of the table at `loc` closest to the unknown `key`, if one is close."""
-    import difflib
-
+def known_keys(loc: list) -> list[str]:
+    """The keys of the table at `loc` (none where it is no model's table)."""
     model = _model_at(loc)
-    if model is None:
-        return None
-    names = [f.alias or name for name, f in model.model_fields.items()]
-    found = difflib.get_close_matches(key, names, n=1, cutoff=0.7)
-    return found[0] if found else None
+    return [] if model is None else [f.alias or name for name, f in model.model_fields.items()]
