@@ -20,6 +20,9 @@ the short way in; everything else lives in those packages.
     >>> results = kopsim.load_results(out.name)
     >>> [v.label for v in results.variants], results.hands().select("variant").collect().height
     (['kop', 'baska'], 8192)
+    >>> folder, files, analysis = kopsim.build_report(out.name, out=out.name + "/report")
+    >>> sorted(f.name for f in files if f.suffix in (".html", ".md"))
+    ['index.html', 'report.md']
     >>> out.cleanup()
 
 Importing kopsim is cheap: numba, numpy and polars load when a name below is first used.
@@ -39,7 +42,7 @@ if TYPE_CHECKING:
     from .rules.model import Ruleset
 
 __all__ = ["Ruleset", "load_ruleset", "play_hands", "load_experiment", "experiment_from_dict",
-           "run_experiment", "load_results"]
+           "run_experiment", "load_results", "build_report"]
 
 # public name -> the module that defines it, imported on first use
 _HOMES = {
@@ -49,6 +52,7 @@ _HOMES = {
     "experiment_from_dict": ".experiments.spec",
     "run_experiment": ".experiments.run",
     "load_results": ".report.read",
+    "build_report": ".report",
 }
 
 
@@ -68,7 +72,13 @@ def play_hands(rules: Ruleset, hands: int, seed: int = 0, bots: list | None = No
                       np.arange(hands), bots=specs)
 
 
+def __dir__() -> list[str]:
+    """The lazy names too, so help(kopsim) and tab completion show the whole API."""
+    return sorted(set(globals()) | set(__all__))
+
+
 def __getattr__(name: str):
+    """A public name's module is imported on its first use, which keeps `import kopsim` cheap."""
     if name in _HOMES:
         return getattr(importlib.import_module(_HOMES[name], __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

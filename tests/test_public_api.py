@@ -26,3 +26,15 @@ def test_importing_kopsim_loads_neither_numba_nor_polars():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_help_shows_every_public_name_with_its_docstring():
+    import pydoc
+
+    text = pydoc.render_doc(kopsim, renderer=pydoc.plaintext)
+    for name in kopsim.__all__:
+        doc = getattr(kopsim, name).__doc__
+        assert doc, f"{name} has no docstring"
+        first = doc.strip().splitlines()[0].strip()
+        assert first in text, name
+    assert "build_report" in kopsim.__all__  # a report is made from Python too

@@ -252,6 +252,9 @@ RULESET_KEYS = {"extends", "deck", "orders", "contracts", "auction", "doubling",
 
 def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None = None,
                          seed: int | None = None, chunk: int | None = None) -> Experiment:
+    """An experiment from the table an experiment file would hold (docs/experiments.md),
+    checked as the file is; `path` locates errors and anchors relative ruleset paths, and
+    `deals`, `seed`, `chunk` override the table's as the command-line options do."""
     src = str(path) if path is not None else "<experiment>"
     data, overrides = _with_overrides(data, deals, seed, chunk)
     problems: list[Problem] = []

@@ -453,6 +453,9 @@ class Session(_Model):
 
 
 class Ruleset(_Model):
+    """A validated rule variant (docs/rulesets.md): deck, card orders, contracts, auction,
+    doubling, scoring and payouts. Made by `load_ruleset`; compiled to the kernel's tables."""
+
     name: Name
     description: str = ""
     source: str = ""
