@@ -35,8 +35,8 @@ def test_a_change_to_a_helper_compiled_code_reaches_moves_the_cache(tmp_path, mo
 def test_a_change_compiled_code_cannot_reach_keeps_the_cache(tmp_path, monkeypatch):
     copy = _package_copy(tmp_path, monkeypatch)
     before = cc.source_digest()
-    for elsewhere in ("cli/report.py", "report/render.py", "experiments/spec.py"):
-        _touch(copy / elsewhere)
+    for folder, name in (("cli", "report.py"), ("report", "render.py"), ("experiments", "spec.py")):
+        _touch(copy / folder / name)
     assert cc.source_digest() == before
 
 
