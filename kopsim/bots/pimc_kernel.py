@@ -71,6 +71,7 @@ class PimcScratch(NamedTuple):
     tricks: np.ndarray
     pay: np.ndarray  # [seat] payouts
     none_shown: np.ndarray  # (-1, -1)
+    drawn: np.ndarray  # [0] the worlds the last decision drew (its values' count)
 
 
 def pimc_scratch(cr, n_worlds: int) -> PimcScratch:
@@ -86,7 +87,7 @@ def pimc_scratch(cr, n_worlds: int) -> PimcScratch:
                        z((n, actions)), z(actions), z(actions, np.int64), z(nc, np.int64),
                        z(t.n_chain + 1, np.int64), z(8, np.int64), z(3), z(4, np.uint64),
                        z(8, np.int64), z(3), z(4, np.uint64), z(nc), z(nc + 1, np.int64),
-                       z(4), z(4, np.int64), z(4), np.full(2, -1, np.int64))
+                       z(4), z(4, np.int64), z(4), np.full(2, -1, np.int64), z(1, np.int64))
 
 
 @kernel_jit(inline='always')
@@ -243,6 +244,7 @@ def pimc_call(t, ps, params, seed, view, legal, m):
     # since rule out
     state = decision_state(seed, _seed_mix(params), view.seat, 0)
     nw = draw_worlds(t, ps.worlds, view, n, state, n * np.int64(params[PP_MAX_TRIES]))
+    ps.drawn[0] = nw
     if nw == 0:
         return 0  # nothing consistent found: should not happen; play safe and legal
     _call_values(t, ps, nw, view.seat, view.dealer, legal, m, params[PP_PUNISHED] != 0.0)
@@ -367,6 +369,7 @@ def pimc_card(t, ps, params, seed, view, allowed):
     n = np.int64(params[PP_SAMPLES])
     state = decision_state(seed, _seed_mix(params), seat, view.ncalls + played)
     nw = draw_worlds(t, ps.worlds, view, n, state, n * np.int64(params[PP_MAX_TRIES]))
+    ps.drawn[0] = nw
     if nw == 0:
         return ps.legal[0]  # nothing consistent found: should not happen; play safe and legal
     _taken_so_far(t, ps, cards, played, view.winners)
@@ -419,18 +422,34 @@ def observed(cr, obs) -> SeatView:
 
 def pimc_decide(cr, ps: PimcScratch, params: list[float], hand_seed: int, obs) -> str:
     """pimc's action at obs (legal_actions has two or more), by the compiled decisions."""
+    return obs.legal_actions[pimc_valued(cr, ps, params, hand_seed, obs)[1]]
+
+
+def pimc_valued(cr, ps: PimcScratch, params: list[float], hand_seed: int, obs
+                ) -> tuple[SeatView, int, np.ndarray]:
+    """(what obs's seat saw, the index in obs.legal_actions of pimc's action, pimc's mean
+    value of each legal action over its worlds, in that order): the compiled decision, with
+    the values it chose by (all 0 if no world was found). legal_actions has two or more."""
     from . import kernel  # noqa: F401  (fills the kernel's slots, which the replays compile)
 
     view = observed(cr, obs)
     row = np.array(params, np.float64)
     seed = np.uint64(hand_seed)
+    legal = list(obs.legal_actions)
+    m = len(legal)
     if obs.phase == "play":
         allowed = 0
-        for c in obs.legal_actions:
+        for c in legal:
             allowed |= 1 << cr.card_index[c]
-        return cr.cards[built_call(pimc_card, cr.tables, ps, row, seed, view,
-                                   np.uint64(allowed))]
-    codes = {name: i for i, name in enumerate(cr.call_names)}
-    legal = np.array([codes[c] for c in obs.legal_actions], np.int64)
-    return obs.legal_actions[built_call(pimc_call, cr.tables, ps, row, seed, view, legal,
-                                        len(legal))]
+        card = built_call(pimc_card, cr.tables, ps, row, seed, view, np.uint64(allowed))
+        index = legal.index(cr.cards[card])
+        # ps.legal[:m]: the legal cards in card order, which totals follows
+        slot = {int(c): j for j, c in enumerate(ps.legal[:m])}
+        totals = np.array([ps.totals[slot[cr.card_index[c]]] for c in legal])
+    else:
+        codes = {name: i for i, name in enumerate(cr.call_names)}
+        calls = np.array([codes[c] for c in legal], np.int64)
+        index = int(built_call(pimc_call, cr.tables, ps, row, seed, view, calls, m))
+        totals = ps.totals[:m].copy()
+    nw = int(ps.drawn[0])
+    return view, index, totals / nw if nw else np.zeros(m)
