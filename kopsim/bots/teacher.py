@@ -176,3 +176,13 @@ def teacher_decisions(rules, params: TeacherParams, jobs: int = 1,
         if advance is not None:
             advance(min(CHUNK, params.deals - s))
     return as_decisions(compiled(rules), rows)
+
+
+def view_of(d: Decisions, r: int):
+    """Row r's view, as the batch kernel hands it to a bot (`botcalls.SeatView`)."""
+    from ..engine.botcalls import SeatView
+
+    return SeatView(int(d.seat[r]), int(d.dealer[r]), np.uint64(d.own[r]),
+                    d.calls[r], d.call_seats[r], int(d.ncalls[r]), d.shown[r],
+                    d.cards[r].astype(np.int64), int(d.played[r]), d.leaders[r], d.winners[r],
+                    int(d.seat[r]) if d.kind[r] == KIND_CALL else -1)

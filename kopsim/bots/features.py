@@ -1,0 +1,343 @@
+"""What the `learnt` bot reads of a decision: features of a seat's view, from the compiled ruleset.
+
+One row of numbers per legal action: the decision's context (the same for every action), then
+the action's own. Everything is measured in the ruleset's own terms (its contracts, card orders,
+suit groups, card points, doubling chain), so a ruleset a user writes trains without code. The
+input is a `botcalls.SeatView` — the seat's own cards, the calls, the contract shown, the cards
+played and who led and took each trick — so no feature can read a hidden card.
+
+A hand is summed up in a card order (`_hand`): its trumps, which of the `RANKS` highest trumps
+it holds, its card points, and for each other suit group its length, whether it holds the
+group's highest card, whether it is void.
+
+A call (`call_features`): the seat's position, how far the auction is, the bid in force and
+who bid it (counted from the seat), the doubles said and who said the last, who has passed, the
+hand in every card order of the ruleset; then the call's code and, for a bid, the hand in the
+bid contract's order.
+
+A card (`card_features`): the contract shown and its declarer, the doubles, the trick's number,
+the seat's place in it, the suit led, who wins it so far and its points, what each seat has
+taken, where each of the contract's team cards is (held, played by whom), what is still out in
+each suit group and which high trumps, the voids the others have shown, the seat's hand in the
+contract's order; then the card: its suit group, trump rank, points, whether nothing unseen
+beats it, whether it takes the trick as it stands, its place among the seat's cards of its
+suit group, and how many of the group's cards rank above it (all, and those still out).
+
+The sizes follow from the ruleset's tables (`feature_sizes`). The functions are compiled
+without reference counting, as the kernel is: the batch kernel's learnt kind and the reference
+engine's bot call the same code.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..engine.bits import ONE, ZERO, popcount
+from ..engine.codes import CALL_BID
+from ..engine.jit import kernel_jit
+from ..engine.steps import play_to_trick
+
+RANKS = 8  # the highest trumps a hand summary tells apart
+
+
+class FeatureSizes(NamedTuple):
+    hand: int  # one hand summary
+    call_context: int
+    call_action: int
+    card_context: int
+    card_action: int
+
+    @property
+    def call(self) -> int:
+        return self.call_context + self.call_action
+
+    @property
+    def card(self) -> int:
+        return self.card_context + self.card_action
+
+
+def feature_sizes(t) -> FeatureSizes:
+    """The sizes of a ruleset's feature rows (t: its RuleTables)."""
+    n_orders, n_suits = t.suit_mask.shape
+    n_k = t.c_team.shape[0]
+    hs = t.n_cards // 4
+    hand = 2 + RANKS + 3 * (n_suits - 1)
+    n_codes = CALL_BID + n_k + t.n_chain
+    call_context = 4 + 1 + (n_k + 1) + 5 + (t.n_chain + 1) + 5 + 4 + n_orders * hand
+    team = t.c_team_cards.shape[1]
+    card_context = ((n_k + 1) + 5 + (t.n_chain + 1) + hs + 4 + (n_suits + 1) + 5 + 1 + 8
+                    + 5 * team + n_suits + RANKS + 3 * n_suits + hand)
+    card_action = n_suits + RANKS + 1 + 1 + 1 + 1 + 3 + 2
+    return FeatureSizes(hand, call_context, n_codes + hand, card_context, card_action)
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+
+@kernel_jit(inline='always')
+def _one_hot(x, at, i, n):
+    """x[at + i] = 1 for 0 <= i < n; x[at + n] = 1 (the 'none' slot) otherwise. Returns the
+    offset after the n + 1 slots."""
+    if 0 <= i < n:
+        x[at + i] = 1.0
+    else:
+        x[at + n] = 1.0
+    return at + n + 1
+
+
+@kernel_jit(inline='always')
+def _top(t, o, s):
+    """The highest card of suit group s in order o (-1 if the group is empty)."""
+    group = t.suit_mask[o, s]
+    for c in range(t.n_cards):
+        if (group >> np.uint64(c)) & ONE and not (t.beat_mask[o, s, c] & group):
+            return c
+    return -1
+
+
+@kernel_jit(inline='always')
+def _hand(t, o, h, x, at):
+    """The summary of hand h (a card mask) in order o into x[at:]; returns the offset after."""
+    hs = t.n_cards // 4
+    total = 0.0
+    for c in range(t.n_cards):
+        total += t.card_points[c]
+    x[at] = popcount(h & t.suit_mask[o, 0]) / hs
+    points = 0.0
+    for c in range(t.n_cards):
+        if (h >> np.uint64(c)) & ONE:
+            points += t.card_points[c]
+            r = t.trump_rank[o, c]
+            if 0 <= r < RANKS:
+                x[at + 1 + r] = 1.0
+    x[at + 1 + RANKS] = points / max(total, 1.0) * 4.0
+    at += 2 + RANKS
+    for s in range(1, t.suit_mask.shape[1]):
+        n = popcount(h & t.suit_mask[o, s])
+        top = _top(t, o, s)
+        x[at] = n / hs
+        x[at + 1] = 1.0 if top >= 0 and (h >> np.uint64(top)) & ONE else 0.0
+        x[at + 2] = 1.0 if n == 0 else 0.0
+        at += 3
+    return at
+
+
+@kernel_jit(inline='always')
+def _gone(view):
+    """The cards played so far."""
+    g = ZERO
+    for i in range(view.played):
+        g |= ONE << np.uint64(view.cards[i])
+    return g
+
+
+@kernel_jit(inline='always')
+def _doubles(t, view):
+    """(doubles said, the seat of the last one or -1)."""
+    first = CALL_BID + t.c_team.shape[0]
+    n, last = 0, -1
+    for i in range(view.ncalls):
+        if view.calls[i] >= first:
+            n += 1
+            last = view.call_seats[i]
+    return n, last
+
+
+# ------------------------------------------------------------------------------------ calls
+
+
+@kernel_jit()
+def call_context(t, view, x):
+    """The call decision's context into x[:call_context] (x zeroed by the caller)."""
+    seat = view.seat
+    n_k = t.c_team.shape[0]
+    at = _one_hot(x, 0, (seat - view.dealer - 1) % 4, 4) - 1
+    x[at] = min(view.ncalls, 16) / 16.0
+    at = _one_hot(x, at + 1, view.shown[0], n_k)
+    bidder = view.shown[1]
+    at = _one_hot(x, at, (bidder - seat) % 4 if bidder >= 0 else -1, 4)
+    nd, last = _doubles(t, view)
+    at = _one_hot(x, at, min(nd, t.n_chain), t.n_chain + 1) - 1
+    at = _one_hot(x, at, (last - seat) % 4 if last >= 0 else -1, 4)
+    for i in range(view.ncalls):
+        if view.calls[i] == 0:
+            x[at + (view.call_seats[i] - seat) % 4] = 1.0
+    at += 4
+    for o in range(t.suit_mask.shape[0]):
+        at = _hand(t, o, view.own, x, at)
+    return at
+
+
+@kernel_jit()
+def call_action(t, view, code, x, at):
+    """The call `code`'s own features into x[at:] (zeroed by the caller)."""
+    n_k = t.c_team.shape[0]
+    x[at + code] = 1.0
+    at += CALL_BID + n_k + t.n_chain
+    if CALL_BID <= code < CALL_BID + n_k:
+        at = _hand(t, t.c_order[code - CALL_BID], view.own, x, at)
+    return at
+
+
+@kernel_jit()
+def call_features(t, view, legal, m, x):
+    """x[j]: the features of the call legal[j], j < m (x zeroed by the caller)."""
+    n = call_context(t, view, x[0])
+    for j in range(1, m):
+        for i in range(n):
+            x[j, i] = x[0, i]
+    for j in range(m):
+        call_action(t, view, legal[j], x[j], n)
+
+
+# ------------------------------------------------------------------------------------ cards
+
+
+@kernel_jit(inline='always')
+def _contract(t, view):
+    """The contract the play is in (shown; 0 if none is shown) and its order."""
+    k = view.shown[0] if view.shown[0] >= 0 else 0
+    return k, t.c_order[k]
+
+
+@kernel_jit()
+def _trick_so_far(t, view, o):
+    """(suit led or -1, winning card, its seat, points) of the open trick."""
+    first = view.played - view.played % 4
+    seat = view.leaders[view.played // 4]
+    led, w, wseat = np.int64(-1), np.int64(0), np.int64(seat)
+    pts = 0.0
+    for i in range(view.played % 4):
+        c = view.cards[first + i]
+        pts += t.card_points[c]
+        led0 = led if led >= 0 else 0
+        led, w, wseat = play_to_trick(i, c, seat, t.suit[o, c], t.beat_mask[o, led0, w],
+                                      led, w, wseat)
+        seat = (seat + 1) % 4
+    return led, w, wseat, pts
+
+
+@kernel_jit()
+def _taken(t, view, x, at, seat, total):
+    """Points and tricks each seat (counted from this one) took in the finished tricks."""
+    hs = t.n_cards // 4
+    for n in range(view.played // 4):
+        r = (view.winners[n] - seat) % 4
+        x[at + 4 + r] += 1.0 / hs
+        for i in range(4):
+            x[at + r] += t.card_points[view.cards[4 * n + i]] / max(total, 1.0)
+    return at + 8
+
+
+@kernel_jit()
+def _team_cards(t, view, k, x, at, seat):
+    """Each team card of contract k: held by the seat, or played by whom (counted from it)."""
+    for i in range(t.c_team_cards.shape[1]):
+        c = t.c_team_cards[k, i]
+        if c >= 0:
+            if (view.own >> np.uint64(c)) & ONE:
+                x[at] = 1.0
+            for p in range(view.played):
+                if view.cards[p] == c:
+                    x[at + 1 + (view.leaders[p // 4] + p % 4 - seat) % 4] = 1.0
+        at += 5
+    return at
+
+
+@kernel_jit()
+def _out_and_voids(t, view, o, unseen, x, at, seat):
+    """What is out in each suit group, which high trumps; the voids the others showed."""
+    n_suits = t.suit_mask.shape[1]
+    hs = t.n_cards // 4
+    for s in range(n_suits):
+        x[at + s] = popcount(unseen & t.suit_mask[o, s]) / hs
+    at += n_suits
+    for c in range(t.n_cards):
+        r = t.trump_rank[o, c]
+        if 0 <= r < RANKS and (unseen >> np.uint64(c)) & ONE:
+            x[at + r] = 1.0
+    at += RANKS
+    for n in range((view.played + 3) // 4):
+        led = t.suit[o, view.cards[4 * n]]
+        for i in range(1, min(4, view.played - 4 * n)):
+            r = (view.leaders[n] + i - seat) % 4
+            if r and t.suit[o, view.cards[4 * n + i]] != led:
+                x[at + (r - 1) * n_suits + led] = 1.0
+    return at + 3 * n_suits
+
+
+@kernel_jit()
+def card_context(t, view, x):
+    """The card decision's context into x[:card_context] (x zeroed by the caller)."""
+    seat = view.seat
+    n_k = t.c_team.shape[0]
+    hs = t.n_cards // 4
+    k, o = _contract(t, view)
+    total = 0.0
+    for c in range(t.n_cards):
+        total += t.card_points[c]
+    at = _one_hot(x, 0, view.shown[0], n_k)
+    decl = view.shown[1]
+    at = _one_hot(x, at, (decl - seat) % 4 if decl >= 0 else -1, 4)
+    nd, _ = _doubles(t, view)
+    at = _one_hot(x, at, min(nd, t.n_chain), t.n_chain + 1) - 1
+    at = _one_hot(x, at, view.played // 4, hs) - 1
+    at = _one_hot(x, at, view.played % 4, 4) - 1
+    led, w, wseat, pts = _trick_so_far(t, view, o)
+    at = _one_hot(x, at, led, t.suit_mask.shape[1])
+    at = _one_hot(x, at, (wseat - seat) % 4 if led >= 0 else -1, 4)
+    x[at] = pts / max(total, 1.0) * hs
+    at = _taken(t, view, x, at + 1, seat, total)
+    at = _team_cards(t, view, k, x, at, seat)
+    gone = _gone(view)
+    unseen = ~(view.own | gone) & ((ONE << np.uint64(t.n_cards)) - ONE)
+    at = _out_and_voids(t, view, o, unseen, x, at, seat)
+    return _hand(t, o, view.own & ~gone, x, at)
+
+
+@kernel_jit()
+def card_action(t, view, card, x, at):
+    """The card's own features into x[at:] (zeroed by the caller)."""
+    k, o = _contract(t, view)
+    gone = _gone(view)
+    hand = view.own & ~gone
+    unseen = ~(view.own | gone) & ((ONE << np.uint64(t.n_cards)) - ONE)
+    s = t.suit[o, card]
+    n_suits = t.suit_mask.shape[1]
+    x[at + s] = 1.0
+    at += n_suits
+    r = t.trump_rank[o, card]
+    if 0 <= r < RANKS:
+        x[at + r] = 1.0
+    at += RANKS
+    x[at] = t.card_points[card] / 11.0
+    x[at + 1] = 1.0 if not (t.beat_mask[o, s, card] & unseen) else 0.0
+    led, w, wseat, pts = _trick_so_far(t, view, o)
+    if led < 0:
+        x[at + 2] = x[at + 1]
+    else:
+        x[at + 2] = 1.0 if (t.beat_mask[o, led, w] >> np.uint64(card)) & ONE else 0.0
+    mine = hand & t.suit_mask[o, s]
+    x[at + 3] = popcount(mine) / (t.n_cards // 4)
+    x[at + 4] = 1.0 if not (t.beat_mask[o, s, card] & mine) else 0.0  # my highest of it
+    x[at + 5] = 1.0 if not (mine & ~t.beat_mask[o, s, card] & ~(ONE << np.uint64(card))) \
+        else 0.0  # my lowest of it
+    x[at + 6] = 1.0 if popcount(mine) == 1 else 0.0
+    # its place in its group: the group's cards above it, and those of them still out
+    above = t.beat_mask[o, s, card] & t.suit_mask[o, s]
+    x[at + 7] = popcount(above) / (t.n_cards // 4)
+    x[at + 8] = popcount(above & unseen) / (t.n_cards // 4)
+    return at + 9
+
+
+@kernel_jit()
+def card_features(t, view, legal, m, x):
+    """x[j]: the features of playing card legal[j], j < m (x zeroed by the caller)."""
+    n = card_context(t, view, x[0])
+    for j in range(1, m):
+        for i in range(n):
+            x[j, i] = x[0, i]
+    for j in range(m):
+        card_action(t, view, legal[j], x[j], n)

@@ -1,0 +1,133 @@
+"""The learnt bot's features (kopsim.bots.features): rows of the sizes the ruleset gives, on every
+bundled ruleset, that say what the rules say of the seat's view (the orders' trumps, the suit
+led, the cards still out), and read nothing but that view."""
+
+import random
+
+import numpy as np
+import pytest
+from test_bots import _random_prefix, _reshuffle_hidden
+
+from kopsim.bots.features import RANKS, call_features, card_features, feature_sizes
+from kopsim.bots.pimc_kernel import observed
+from kopsim.engine.rng import hand_seed
+from kopsim.rules.cache import compiled
+from kopsim.rules.load import bundled_names, load_ruleset
+
+SPARE = 3  # columns beyond a row, which no feature may write
+
+
+def _features(cr, obs):
+    """(features of each legal action, legal codes) at obs, with SPARE columns past the row."""
+    t = cr.tables
+    fs = feature_sizes(t)
+    view = observed(cr, obs)
+    if obs.phase == "play":
+        legal = np.array([cr.card_index[c] for c in obs.legal_actions], np.int64)
+        x = np.zeros((len(legal), fs.card + SPARE))
+        card_features(t, view, legal, len(legal), x)
+    else:
+        legal = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
+        x = np.zeros((len(legal), fs.call + SPARE))
+        call_features(t, view, legal, len(legal), x)
+    return x, legal
+
+
+def _states(rules, n, seed):
+    rng = random.Random(seed)
+    for i in range(n):
+        steps = rng.randrange(0, 40) if i % 2 else rng.randrange(0, 3)  # the auction too
+        state = _random_prefix(rules, hand_seed(seed, i), i % 4, steps, rng)
+        if not state.is_terminal():
+            yield state, rng
+
+
+@pytest.mark.parametrize("name", sorted(bundled_names()))
+def test_rows_fill_their_size_and_no_more(name):
+    rules = load_ruleset(name)
+    cr = compiled(rules)
+    fs = feature_sizes(cr.tables)
+    phases = set()
+    for state, _ in _states(rules, 40, 3):
+        obs = state.observation(state.current_player())
+        x, _ = _features(cr, obs)
+        phases.add(obs.phase)
+        assert np.isfinite(x).all()
+        assert (x[:, -SPARE:] == 0).all()
+        assert (x >= 0).all() and x.max() <= 16
+        n = fs.card_context if obs.phase == "play" else fs.call_context
+        assert (x[:, :n] == x[0, :n]).all()  # the context is the decision's, not the action's
+        if len(x) > 1:  # and each action says something of its own
+            assert len({row.tobytes() for row in x}) == len(x)
+    assert phases == {"auction", "play"}
+
+
+def _trumps(rules, contract: str) -> list[str]:
+    return rules.orders[rules.contracts[contract].order].trumps
+
+
+@pytest.mark.parametrize("name", ["kop", "baska", "schafkopf"])
+def test_a_bid_reads_the_hand_in_the_bid_contracts_order(name):
+    """The first hand feature of a bid is its share of trumps in that contract's order, and
+    its rank bits the highest trumps held, as the ruleset's order lists them."""
+    rules = load_ruleset(name)
+    cr = compiled(rules)
+    fs = feature_sizes(cr.tables)
+    hs = cr.n_cards // 4
+    seen = set()
+    for state, _ in _states(rules, 60, 5):
+        if state.is_terminal() or state.observation(state.current_player()).phase != "auction":
+            continue
+        obs = state.observation(state.current_player())
+        x, legal = _features(cr, obs)
+        for j, call in enumerate(obs.legal_actions):
+            if call not in rules.contracts:
+                continue
+            at = fs.call - fs.hand  # the bid's hand summary closes the row
+            trumps = _trumps(rules, call)
+            held = [c for c in obs.dealt if c in trumps]
+            assert x[j, at] == pytest.approx(len(held) / hs)
+            ranks = [trumps.index(c) for c in held if trumps.index(c) < RANKS]
+            assert sorted(np.flatnonzero(x[j, at + 1:at + 1 + RANKS]).tolist()) == sorted(ranks)
+            seen.add(call)
+    assert len(seen) >= 2
+
+
+def test_a_card_says_whether_it_takes_the_trick_and_what_is_out():
+    """In kop: a card 'takes the trick as it stands' exactly when the reference engine's order
+    makes it the trick's winner; the cards out are those neither held nor played."""
+    from kopsim.engine.reference import card_orders
+
+    rules = load_ruleset("kop")
+    cr = compiled(rules)
+    fs = feature_sizes(cr.tables)
+    takes = fs.card_context + cr.tables.suit_mask.shape[1] + RANKS + 2
+    checked = 0
+    for state, _ in _states(rules, 200, 9):
+        obs = state.observation(state.current_player())
+        if obs.phase != "play" or len(state.trick) == 0:
+            continue
+        order = card_orders(rules)[rules.contracts[state.contract].order]
+        x, _ = _features(cr, obs)
+        for j, card in enumerate(obs.legal_actions):
+            wins = order.winner_index(list(state.trick) + [card]) == len(state.trick)
+            assert x[j, takes] == float(wins), (state.trick, card)
+        checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("name", ["kop", "baska"])
+def test_hidden_cards_never_change_a_feature(name):
+    rules = load_ruleset(name)
+    cr = compiled(rules)
+    checked = 0
+    for state, rng in _states(rules, 30, 11):
+        seat = state.current_player()
+        other = _reshuffle_hidden(state, seat, rng)
+        if other is None:
+            continue
+        a, _ = _features(cr, state.observation(seat))
+        b, _ = _features(cr, other.observation(seat))
+        assert np.array_equal(a, b)
+        checked += 1
+    assert checked >= 10
