@@ -1,0 +1,164 @@
+"""The `learnt` bot: calls and card play learnt from pimc for the ruleset being played.
+
+Two small networks (`kopsim.bots.learn`), one scoring calls and one scoring cards, each trained
+on teacher data (`kopsim.bots.teacher`: four pimc bots' decisions over fresh deals of this
+ruleset, with pimc's value of every legal action). A decision reads the seat's view through
+`kopsim.bots.features` and takes the legal action of the highest score (the first of equal
+ones). The models are trained on first use and cached by the ruleset's sha256 and the
+parameters, in the user cache folder (`calibrate.cache_dir()`), each file checked against its
+own sha256; the same parameters give the same model bytes whatever the jobs.
+
+This is the Python face, which plays through the reference engine; the compiled kernel kind is
+the next step of its issue.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+import zipfile
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..engine.reference import Observation
+from ..rules.cache import compiled
+from .features import call_features, card_features, feature_sizes
+from .learn import Model, TrainParams, examples, scores, train
+from .pimc_kernel import observed
+from .teacher import KIND_CALL, KIND_CARD, TeacherParams, teacher_decisions
+
+VERSION = 1  # of the features and training: a new one invalidates every cached model
+
+
+class LearntParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=False)
+    deals: int = Field(20_000, ge=10, le=10_000_000, description="teacher deals (pimc's)")
+    samples: int = Field(24, ge=1, le=4096, description="the teacher's worlds per card")
+    auction_samples: int = Field(24, ge=1, le=4096, description="the teacher's worlds per call")
+    hidden: int = Field(64, ge=1, le=1024, description="hidden units of each network")
+    epochs: int = Field(20, ge=1, le=1000, description="training passes over the teacher data")
+    seed: int = Field(0, description="of the teacher deals and the training")
+
+    def teacher(self) -> TeacherParams:
+        return TeacherParams(deals=self.deals, seed=self.seed, samples=self.samples,
+                             auction_samples=self.auction_samples)
+
+    def training(self) -> TrainParams:
+        return TrainParams(hidden=self.hidden, epochs=self.epochs, seed=self.seed)
+
+
+class LearntModels(NamedTuple):
+    call: Model
+    card: Model
+    key: str  # the cache key: version, ruleset sha256, parameters
+    sha256: str  # of both models' bytes
+
+
+_MEMORY: dict[str, LearntModels] = {}
+
+
+def cache_key(cr, params: LearntParams) -> str:
+    text = f"learnt v{VERSION}|{cr.sha256}|{params.model_dump_json()}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _digest(call: Model, card: Model) -> str:
+    return hashlib.sha256((call.sha256() + card.sha256()).encode()).hexdigest()
+
+
+def learnt_models(cr, params: LearntParams, jobs: int = 1,
+                  say: Callable[[str], None] | None = None) -> LearntModels:
+    """The models of these rules and parameters: from memory, the cache folder, or trained now
+    (and stored), which `say` announces."""
+    from .calibrate import cache_dir
+
+    key = cache_key(cr, params)
+    if key in _MEMORY:
+        return _MEMORY[key]
+    path = cache_dir() / "learnt" / f"{key}.npz"
+    found = _load(path, key)
+    if found is None:
+        found = _learn(cr, params, jobs, say, key)
+        _save(path, found)
+    _MEMORY[key] = found
+    return found
+
+
+def _learn(cr, params: LearntParams, jobs: int, say, key: str) -> LearntModels:
+    start = time.perf_counter()
+    if say:
+        say(f"learning from pimc for {cr.rules.name}: {params.deals:,} teacher deals, "
+            f"{jobs} job{'s' * (jobs != 1)}")
+    d = teacher_decisions(cr.rules, params.teacher(), jobs)
+    if say:
+        say(f"  {len(d):,} decisions in {time.perf_counter() - start:.0f} s; training")
+    call = train(examples(cr, d, KIND_CALL), params.training())
+    card = train(examples(cr, d, KIND_CARD), params.training())
+    if say:
+        say(f"  trained in {time.perf_counter() - start:.0f} s")
+    return LearntModels(call, card, key, _digest(call, card))
+
+
+def _save(path: Path, m: LearntModels) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    arrays = {f"{kind}_{i}": a for kind, model in (("call", m.call), ("card", m.card))
+              for i, a in enumerate(model)}
+    with open(tmp, "wb") as f:
+        np.savez_compressed(f, **arrays, meta=np.array(json.dumps({"key": m.key,
+                                                                   "sha256": m.sha256})))
+    os.replace(tmp, path)
+
+
+def _load(path: Path, key: str) -> LearntModels | None:
+    """The cached models, or None if absent or not exactly what was stored for this key."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            call = Model(*(z[f"call_{i}"] for i in range(4)))
+            card = Model(*(z[f"card_{i}"] for i in range(4)))
+            meta = json.loads(str(z["meta"]))
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+    if meta.get("key") != key or _digest(call, card) != meta.get("sha256"):
+        return None
+    return LearntModels(call, card, key, meta["sha256"])
+
+
+class LearntBot:
+    """Calls and cards by the networks learnt from pimc (plays through the reference
+    engine)."""
+
+    name = "learnt"
+    summary = "calls and card play learnt from pimc for the ruleset being played"
+    Params = LearntParams
+    kernel_kind = None
+
+    def __init__(self, params: LearntParams, hand_seed: int, seat: int, rules=None):
+        self.params, self.seat, self.rules = params, seat, rules
+
+    def act(self, obs: Observation) -> str:
+        legal = list(obs.legal_actions)
+        if len(legal) == 1:
+            return legal[0]
+        cr = compiled(self.rules)
+        models = learnt_models(cr, self.params)
+        t = cr.tables
+        fs = feature_sizes(t)
+        view = observed(cr, obs)
+        m = len(legal)
+        if obs.phase == "play":
+            codes = np.array([cr.card_index[c] for c in legal], np.int64)
+            x = np.zeros((m, fs.card))
+            card_features(t, view, codes, m, x)
+            s = scores(models.card, x)
+        else:
+            codes = np.array([cr.call_names.index(c) for c in legal], np.int64)
+            x = np.zeros((m, fs.call))
+            call_features(t, view, codes, m, x)
+            s = scores(models.call, x)
+        return legal[int(np.argmax(s))]

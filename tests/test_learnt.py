@@ -1,0 +1,76 @@
+"""The learnt bot (kopsim.bots.learnt): its models cached and checked as ev's tables are, its
+decisions legal, reproducible and blind to hidden cards."""
+
+import random
+
+import numpy as np
+import pytest
+from test_bots import _random_prefix, _reshuffle_hidden
+
+from kopsim.bots import BotSpec
+from kopsim.bots import learnt as L
+from kopsim.engine.play import play_hand
+from kopsim.engine.rng import hand_seed
+from kopsim.rules.cache import compiled
+from kopsim.rules.load import load_ruleset
+
+TINY = L.LearntParams(deals=40, samples=4, auction_samples=4, hidden=8, epochs=2)
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("KOPSIM_CACHE", str(tmp_path))
+    monkeypatch.setattr(L, "_MEMORY", {})
+    return tmp_path
+
+
+def test_models_are_cached_by_ruleset_and_parameters_and_checked(cache):
+    cr = compiled(load_ruleset("kop"))
+    said = []
+    first = L.learnt_models(cr, TINY, say=said.append)
+    assert said and "kop" in said[0]
+    path = cache / "learnt" / f"{L.cache_key(cr, TINY)}.npz"
+    assert path.exists()
+    L._MEMORY.clear()
+    again = L.learnt_models(cr, TINY, say=said.append)  # from the file: nothing said
+    assert again.sha256 == first.sha256 and len(said) == 3
+    other = TINY.model_copy(update={"seed": 1})
+    assert L.cache_key(cr, other) != L.cache_key(cr, TINY)
+    assert L.cache_key(compiled(load_ruleset("baska")), TINY) != L.cache_key(cr, TINY)
+    # a file that fails its checksum is learnt again, never used
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["card_0"] = arrays["card_0"] + 1.0
+    np.savez(path, **arrays)
+    assert L._load(path, first.key) is None
+    L._MEMORY.clear()
+    assert L.learnt_models(cr, TINY).sha256 == first.sha256
+
+
+def test_the_learnt_bot_plays_legal_reproducible_hands(cache):
+    rules = load_ruleset("kop")
+    spec = BotSpec(L.LearntBot, TINY, "learnt")
+    a = [play_hand(rules, hand_seed(5, i), i % 4, [spec] * 4).returns() for i in range(6)]
+    b = [play_hand(rules, hand_seed(5, i), i % 4, [spec] * 4).returns() for i in range(6)]
+    assert a == b
+    assert all(abs(sum(r)) < 1e-9 for r in a)
+
+
+def test_hidden_cards_never_change_a_learnt_decision(cache):
+    rules = load_ruleset("kop")
+    spec = BotSpec(L.LearntBot, TINY, "learnt")
+    rng = random.Random(8)
+    checked = 0
+    for i in range(20):
+        seed = hand_seed(13, i)
+        state = _random_prefix(rules, seed, i % 4, rng.randrange(0, 20), rng)
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        other = _reshuffle_hidden(state, seat, rng)
+        if other is None:
+            continue
+        assert (spec.make(seed, seat, rules).act(state.observation(seat))
+                == spec.make(seed, seat, rules).act(other.observation(seat)))
+        checked += 1
+    assert checked >= 8
