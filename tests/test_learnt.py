@@ -74,3 +74,31 @@ def test_hidden_cards_never_change_a_learnt_decision(cache):
                 == spec.make(seed, seat, rules).act(other.observation(seat)))
         checked += 1
     assert checked >= 8
+
+
+def test_a_duel_trains_the_models_once_before_play(cache):
+    from kopsim.experiments.duel import duel
+
+    rules = load_ruleset("kop")
+    spec = BotSpec(L.LearntBot, TINY, "learnt")
+    from kopsim.bots import bot_spec
+    first = duel(rules, spec, bot_spec("heuristic"), 6, seed=3, jobs=2)
+    assert (cache / "learnt" / f"{L.cache_key(compiled(rules), TINY)}.npz").exists()
+    assert duel(rules, spec, bot_spec("heuristic"), 6, seed=3, jobs=1) == first
+
+
+def test_a_run_records_the_models_it_played_with(cache, tmp_path):
+    import json
+
+    from kopsim import experiment_from_dict, run_experiment
+
+    tiny = {"name": "learnt", **TINY.model_dump(exclude_defaults=True)}
+    exp = experiment_from_dict({"name": "learnt-run", "deals": 8, "seed": 2,
+                                "bots": [tiny, "heuristic", tiny, "heuristic"],
+                                "variants": [{"ruleset": "kop"}]})
+    run_experiment(exp, tmp_path / "out")
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    models = L.learnt_models(compiled(load_ruleset("kop")), TINY)
+    label = exp.bots[0].label
+    assert manifest["run_key"]["ev_tables"]["kop"][label] == models.sha256
+

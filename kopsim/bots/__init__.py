@@ -19,11 +19,12 @@ from pydantic import ValidationError
 from ..errors import InputError, Problem, did_you_mean, plain_message
 from .ev import EvBot
 from .heuristic import HeuristicBot
+from .learnt import LearntBot
 from .pimc import CheatBot, PimcBot
 from .random import RandomBot
 
 REGISTRY: dict[str, type] = {b.name: b for b in (RandomBot, HeuristicBot, EvBot, PimcBot,
-                                                 CheatBot)}
+                                                 CheatBot, LearntBot)}
 
 
 def register(cls: type) -> type:
@@ -74,6 +75,22 @@ class BotSpec:
 
     def __repr__(self) -> str:
         return f"BotSpec({self.label})"
+
+
+def prepare_bots(cr, bots: list, jobs: int = 1, say=None, variant: str | None = None
+                 ) -> dict[str, str]:
+    """What a line-up's bots learn from the ruleset before they play (ev's table of call
+    values, learnt's networks), learnt now where the cache lacks it: {bot label: sha256}."""
+    from .calibrate import prepare as prepare_ev
+    from .learnt import prepare as prepare_learnt
+    from ..engine.codes import BOT_EV
+
+    out = {b.label: t.sha256 for b, t in zip([b for b in bots if b.kernel_kind == BOT_EV],
+                                             prepare_ev(cr, bots, jobs, say, variant))}
+    learnt = [b for b in bots if b.cls is LearntBot]
+    out.update({b.label: m.sha256 for b, m in zip(learnt, prepare_learnt(cr, bots, jobs, say,
+                                                                         variant))})
+    return out
 
 
 def _parameter_problem(where: str, name: str, params: type, err: dict) -> Problem:

@@ -162,3 +162,14 @@ class LearntBot:
             call_features(t, view, codes, m, x)
             s = scores(models.call, x)
         return legal[int(np.argmax(s))]
+
+
+def prepare(cr, bots, jobs: int = 1, say: Callable[[str], None] | None = None,
+            variant: str | None = None) -> list[LearntModels]:
+    """The models of a line-up's learnt bots, trained before play where the cache lacks them
+    (said, naming the variant), so that the processes that play find them in the cache."""
+    name = cr.rules.name if variant in (None, cr.rules.name) else \
+        f"variant {variant} (ruleset {cr.rules.name})"
+    tell = None if say is None else (lambda m: say(m.replace(f"for {cr.rules.name}:",
+                                                             f"for {name}:", 1)))
+    return [learnt_models(cr, b.params, jobs, tell) for b in bots if b.cls is LearntBot]

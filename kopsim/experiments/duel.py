@@ -84,12 +84,7 @@ def _kernel_payouts(rules: Ruleset, a: BotSpec, b: BotSpec, deals: Deals, chunk=
     from ..rules.compile import compile_rules
     from ..terminal import compile_notice
 
-    import sys
-
-    from ..bots.calibrate import prepare
-
     cr = compile_rules(rules)
-    prepare(cr, [a, b], 1, lambda m: print(m, file=sys.stderr))
     compile_notice(_play_batch)
     seeds, dealers, idx = deals.seed, deals.dealer, deals.hand_index
     n = len(seeds)
@@ -114,7 +109,14 @@ def _reference_deal(rules: Ruleset, a: BotSpec, b: BotSpec, seed: int, dealer: i
 
 def duel(rules: Ruleset, a: BotSpec, b: BotSpec, deals: int, seed: int, jobs: int = 1,
          progress: bool = False) -> DuelResult:
+    import sys
+
+    from ..bots import prepare_bots
+    from ..rules.cache import compiled
+
     dealt = DealLayout(seed).deals(0, deals)  # session scoring plays no part in a duel
+    # what the bots learn from the ruleset, learnt once here, before the workers look for it
+    prepare_bots(compiled(rules), [a, b], jobs, lambda m: print(m, file=sys.stderr))
     if a.kernel_kind is not None and b.kernel_kind is not None:
         pay_ab, pay_ba = _kernel_payouts(rules, a, b, dealt)
     else:

@@ -361,21 +361,20 @@ def pending_calibrations(exp: Experiment, jobs: int) -> list[str]:
 
 
 def _ev_tables(exp: Experiment, jobs: int) -> dict:
-    """{variant: {bot: table sha256}} of the experiment's ev bots, calibrated first where the
-    cache lacks them (said on stderr): the tables the chunks will play with, in either engine."""
+    """{variant: {bot: sha256}} of what the experiment's bots learn from each ruleset (ev's
+    tables, learnt's networks), learnt first where the cache lacks it (said on stderr): what
+    the chunks will play with, in either engine."""
     import sys
 
-    from ..bots.calibrate import prepare
+    from ..bots import LearntBot, prepare_bots
     from ..engine.codes import BOT_EV
     from ..rules.cache import compiled
 
-    ev = [b for b in exp.bots if b.kernel_kind == BOT_EV]
-    if not ev:
+    if not any(b.kernel_kind == BOT_EV or b.cls is LearntBot for b in exp.bots):
         return {}
-    tables = {v.label: prepare(compiled(v.rules), ev, jobs, lambda m: print(m, file=sys.stderr),
-                               v.label) for v in exp.variants}
-    return {label: {b.label: t.sha256 for b, t in zip(ev, found)}
-            for label, found in tables.items()}
+    return {v.label: prepare_bots(compiled(v.rules), exp.bots, jobs,
+                                  lambda m: print(m, file=sys.stderr), v.label)
+            for v in exp.variants}
 
 
 def _open_manifest(exp: Experiment, out: Path, log: bool, ev_tables: dict) -> dict:
