@@ -102,3 +102,28 @@ def test_a_run_records_the_models_it_played_with(cache, tmp_path):
     label = exp.bots[0].label
     assert manifest["run_key"]["ev_tables"]["kop"][label] == models.sha256
 
+
+@pytest.mark.parametrize("name", ["kop", "baska", "kop-sportowy"])
+def test_both_engines_play_the_learnt_bot_alike(cache, name):
+    """The batch kernel's learnt kind and LearntBot.act in the reference engine make the same
+    decisions: the same seeded hands give the same records, beside other kinds and beside a
+    second learnt bot of other parameters (its own models)."""
+    from kopsim.bots import bot_spec
+    from kopsim.engine.kernel import play_batch
+    from kopsim.engine.layout import hand_seeds
+    from kopsim.records.format import record_from_state
+
+    rules = load_ruleset(name)
+    other = TINY.model_copy(update={"seed": 3, "hidden": 5})
+    bots = [BotSpec(L.LearntBot, TINY, "learnt"), bot_spec("heuristic"),
+            BotSpec(L.LearntBot, other, "learnt(other)"), bot_spec("random")]
+    hands = 150
+    seeds = hand_seeds(9, 0, hands)
+    dealers = np.arange(hands) % 4
+    batch = play_batch(compiled(rules), seeds, dealers, bots=bots)
+    contracts = set()
+    for i in range(hands):
+        state = play_hand(rules, int(seeds[i]), int(dealers[i]), bots)
+        assert batch.record(i).to_dict() == record_from_state(state, int(seeds[i]), i).to_dict()
+        contracts.add(state.contract)
+    assert len(contracts) >= 2

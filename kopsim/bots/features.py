@@ -135,14 +135,30 @@ def _gone(view):
 
 @kernel_jit(inline='always')
 def _doubles(t, view):
-    """(doubles said, the seat of the last one or -1)."""
+    """(doubles said on the bid in force, that is since the last bid; the seat of the last
+    one, or -1)."""
     first = CALL_BID + t.c_team.shape[0]
     n, last = 0, -1
     for i in range(view.ncalls):
         if view.calls[i] >= first:
             n += 1
             last = view.call_seats[i]
+        elif view.calls[i] >= CALL_BID:
+            n, last = 0, -1
     return n, last
+
+
+@kernel_jit(inline='always')
+def _bid_in_force(t, view):
+    """(the contract of the last bid, its bidder), (-1, -1) before any: read from the calls,
+    since the kernel's view shows a contract only once the auction is over."""
+    n_k = t.c_team.shape[0]
+    k, bidder = -1, -1
+    for i in range(view.ncalls):
+        c = view.calls[i]
+        if CALL_BID <= c < CALL_BID + n_k:
+            k, bidder = c - CALL_BID, view.call_seats[i]
+    return k, bidder
 
 
 # ------------------------------------------------------------------------------------ calls
@@ -155,8 +171,8 @@ def call_context(t, view, x):
     n_k = t.c_team.shape[0]
     at = _one_hot(x, 0, (seat - view.dealer - 1) % 4, 4) - 1
     x[at] = min(view.ncalls, 16) / 16.0
-    at = _one_hot(x, at + 1, view.shown[0], n_k)
-    bidder = view.shown[1]
+    bid, bidder = _bid_in_force(t, view)
+    at = _one_hot(x, at + 1, bid, n_k)
     at = _one_hot(x, at, (bidder - seat) % 4 if bidder >= 0 else -1, 4)
     nd, last = _doubles(t, view)
     at = _one_hot(x, at, min(nd, t.n_chain), t.n_chain + 1) - 1

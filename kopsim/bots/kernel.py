@@ -12,20 +12,23 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import botcalls
-from ..engine.codes import BOT_EV, BOT_HEURISTIC, BOT_PIMC, BOT_RANDOM
+from ..engine.codes import BOT_EV, BOT_HEURISTIC, BOT_LEARNT, BOT_PIMC, BOT_RANDOM
 from .endgame import endgame_card
 from .ev import P_TABLE, EvBot, ev_call
 from .heuristic import HeuristicBot, heur_call, heur_card, relations
+from .learnt import LearntBot
+from .learnt_kernel import LP_MODEL, learnt_call, learnt_card, learnt_nets
 from .pimc import PimcBot
 from .pimc_kernel import pimc_call, pimc_card
 from .random import RandomBot
 
 KERNEL_KINDS: dict[int, type] = {BOT_RANDOM: RandomBot, BOT_HEURISTIC: HeuristicBot,
-                                 BOT_EV: EvBot, BOT_PIMC: PimcBot}
+                                 BOT_EV: EvBot, BOT_PIMC: PimcBot, BOT_LEARNT: LearntBot}
 
 
 def _fill_slots() -> None:
-    """The heuristic, ev and pimc kinds' compiled decisions, into the kernel's slots."""
+    """The heuristic, ev, pimc and learnt kinds' compiled decisions, into the kernel's
+    slots."""
     botcalls.heuristic_call = heur_call
     botcalls.heuristic_relations = relations
     botcalls.heuristic_card = heur_card
@@ -33,6 +36,8 @@ def _fill_slots() -> None:
     botcalls.ev_endgame_card = endgame_card
     botcalls.pimc_call = pimc_call
     botcalls.pimc_card = pimc_card
+    botcalls.learnt_call = learnt_call
+    botcalls.learnt_card = learnt_card
 
 
 _fill_slots()
@@ -68,6 +73,24 @@ def plays_endgame(bots: list) -> bool:
     """Whether an ev bot of the line-up plays an endgame (`endgame_tricks` > 0): only then is the
     kernel built with it."""
     return any(b.kernel_kind == BOT_EV and b.params.endgame_tricks > 0 for b in bots)
+
+
+def learnt_lineup(cr, bots: list, bot_params: np.ndarray):
+    """The nets of the line-up's learnt bots (`LearntNets`), one model pair per distinct
+    parameters, each bot's row pointing at its own (bot_params[i, LP_MODEL])."""
+    from .learnt import learnt_models
+
+    models: list = []
+    keys: list = []
+    for i, b in enumerate(bots):
+        if b.kernel_kind != BOT_LEARNT:
+            continue
+        key = b.params.model_dump_json()
+        if key not in keys:
+            keys.append(key)
+            models.append(learnt_models(cr, b.params))
+        bot_params[i, LP_MODEL] = keys.index(key)
+    return learnt_nets(cr, models)
 
 
 def ev_tables(cr, bots: list, bot_params: np.ndarray, given=None):

@@ -8,8 +8,9 @@ ones). The models are trained on first use and cached by the ruleset's sha256 an
 parameters, in the user cache folder (`calibrate.cache_dir()`), each file checked against its
 own sha256; the same parameters give the same model bytes whatever the jobs.
 
-This is the Python face, which plays through the reference engine; the compiled kernel kind is
-the next step of its issue.
+Both engines decide by the same compiled calls (`kopsim.bots.learnt_kernel`): the batch kernel
+as its learnt kind, `LearntBot.act` in the reference engine with the seat's observation read
+into the view the kernel hands over.
 """
 
 from __future__ import annotations
@@ -25,14 +26,17 @@ from typing import Callable, NamedTuple
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..engine.codes import BOT_LEARNT
+from ..engine.jit import built_call
 from ..engine.reference import Observation
-from ..rules.cache import compiled
-from .features import call_features, card_features, feature_sizes
-from .learn import Model, TrainParams, examples, scores, train
+from ..rules.cache import compiled, table
+from .learn import Model, TrainParams, examples, train
+from .learnt_kernel import learnt_call, learnt_card, learnt_nets
+from .pimc import two_sided
 from .pimc_kernel import observed
 from .teacher import KIND_CALL, KIND_CARD, TeacherParams, teacher_decisions
 
-VERSION = 1  # of the features and training: a new one invalidates every cached model
+VERSION = 2  # of the features and training: a new one invalidates every cached model
 
 
 class LearntParams(BaseModel):
@@ -130,39 +134,39 @@ def _load(path: Path, key: str) -> LearntModels | None:
 
 
 class LearntBot:
-    """Calls and cards by the networks learnt from pimc (plays through the reference
-    engine)."""
+    """Calls and cards by the networks learnt from pimc, in the batch kernel or the reference
+    engine (the same compiled decisions)."""
 
     name = "learnt"
     summary = "calls and card play learnt from pimc for the ruleset being played"
     Params = LearntParams
-    kernel_kind = None
+    kernel_kind = BOT_LEARNT
+    cannot_play = staticmethod(two_sided)  # its teacher's: pimc searches two sides
 
     def __init__(self, params: LearntParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules
+
+    @staticmethod
+    def kernel_params(params: LearntParams) -> list[float]:
+        return [0.0]  # LP_MODEL: set by the line-up (`kernel.learnt_lineup`)
 
     def act(self, obs: Observation) -> str:
         legal = list(obs.legal_actions)
         if len(legal) == 1:
             return legal[0]
         cr = compiled(self.rules)
-        models = learnt_models(cr, self.params)
-        t = cr.tables
-        fs = feature_sizes(t)
+        nets = table(self.rules, ("learnt nets", self.params.model_dump_json()),
+                     lambda: learnt_nets(cr, [learnt_models(cr, self.params)]))
         view = observed(cr, obs)
-        m = len(legal)
+        row = np.zeros(1)
         if obs.phase == "play":
-            codes = np.array([cr.card_index[c] for c in legal], np.int64)
-            x = np.zeros((m, fs.card))
-            card_features(t, view, codes, m, x)
-            s = scores(models.card, x)
-        else:
-            codes = np.array([cr.call_names.index(c) for c in legal], np.int64)
-            x = np.zeros((m, fs.call))
-            call_features(t, view, codes, m, x)
-            s = scores(models.call, x)
-        return legal[int(np.argmax(s))]
-
+            allowed = 0
+            for c in legal:
+                allowed |= 1 << cr.card_index[c]
+            return cr.cards[built_call(learnt_card, cr.tables, nets, row, view,
+                                       np.uint64(allowed))]
+        codes = np.array([cr.call_names.index(c) for c in legal], np.int64)
+        return legal[built_call(learnt_call, cr.tables, nets, row, view, codes, len(codes))]
 
 def prepare(cr, bots, jobs: int = 1, say: Callable[[str], None] | None = None,
             variant: str | None = None) -> list[LearntModels]:

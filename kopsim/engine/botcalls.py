@@ -54,3 +54,8 @@ ev_endgame_card = None
 # view (a SeatView), never the deal.
 pimc_call = None
 pimc_card = None
+
+# BOT_LEARNT (`kopsim.bots.learnt_kernel`): learnt_call(t, ln, params, view, legal, m) -> index
+# of the call; learnt_card(t, ln, params, view, allowed) -> card. Each reads only the seat's view.
+learnt_call = None
+learnt_card = None

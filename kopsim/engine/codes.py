@@ -51,7 +51,7 @@ MULT_NAMES = ("old_side_lost", "old_side_won", "tie")
 POS_FOREHAND, POS_SECOND, POS_THIRD, POS_DEALER = range(4)
 
 # --- kernel bot kinds (declared by the bots in kopsim.bots.kernel)
-BOT_RANDOM, BOT_HEURISTIC, BOT_EV, BOT_PIMC = 0, 1, 2, 3
+BOT_RANDOM, BOT_HEURISTIC, BOT_EV, BOT_PIMC, BOT_LEARNT = 0, 1, 2, 3, 4
 
 # --- what replaying a public auction on a deal found (kopsim.engine.loop.replay_auction)
 REPLAY_OVER, REPLAY_NEXT, REPLAY_CONTRADICTED = 0, 1, 2

@@ -14,12 +14,12 @@ import numpy as np
 
 from ..bots import bot_spec
 from ..bots.heuristic import heuristic_tables
-from ..bots.kernel import ev_tables, kernel_lineup, plays_endgame
+from ..bots.kernel import ev_tables, kernel_lineup, learnt_lineup, plays_endgame
 from ..records.format import HandRecord
 from ..rules.cache import compiled as compiled_rules, table as rules_table
 from ..rules.compile import TIERS, WINNERS, CompiledRules
 from ..rules.model import Ruleset
-from .codes import BOT_PIMC
+from .codes import BOT_LEARNT, BOT_PIMC
 from .jit import compile_once
 from .loop import (Lineup, Outcomes, _play_batch, _play_batch_endgame, _play_batch_pimc,
                    _play_batch_pimc_endgame, scratch_for)
@@ -142,12 +142,14 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
         options=np.zeros((len(explore), cr.max_calls), np.uint64),
     )
     pimc = _pimc_scratch(cr, bot_kind, bot_params)
-    if ONE_KERNEL and not pimc:
+    learnt = learnt_lineup(cr, bots, bot_params)
+    # the learnt kind reads the seat's whole view, as pimc does: it plays in pimc's kernels
+    if (ONE_KERNEL or (bot_kind == BOT_LEARNT).any()) and not pimc:
         from ..bots.pimc_kernel import pimc_scratch
         pimc = pimc_scratch(cr, 1)
     lineup = Lineup(bot_kind, bot_params, seat_bot, h_power, h_ctab, ev_values, ev_binom,
                     ev_edges, explore, given, np.zeros((0, 2), np.int64), np.zeros(3, np.int64),
-                    pimc)
+                    pimc, learnt)
     endgame = plays_endgame(bots)
     kernel = ((_play_batch_pimc_endgame if endgame or ONE_KERNEL else _play_batch_pimc) if pimc
               else _play_batch_endgame if endgame else _play_batch)

@@ -13,7 +13,7 @@ import numpy as np
 
 from .bits import ONE, ZERO, allowed_cards, nth_bit, popcount
 from . import botcalls
-from .codes import (BOT_EV, BOT_PIMC, BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS,
+from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS,
                     REPLAY_CONTRADICTED, REPLAY_NEXT, REPLAY_OVER, STYLE_ASK, STYLE_SINGLE,
                     TEAM_ALONE, TEAM_EACH, TEAM_HOLDERS, TIER_INSTANT, TIER_LONE, TIER_OUT,
                     TIER_THROWN_IN, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
@@ -44,6 +44,7 @@ class Lineup(NamedTuple):
     replay: np.ndarray
     replay_out: np.ndarray
     pimc: tuple  # the pimc kind's scratch (kopsim.bots.pimc_kernel), or an empty tuple
+    learnt: tuple  # the learnt kind's nets (kopsim.bots.learnt_kernel.LearntNets)
 
 
 class Scratch(NamedTuple):
@@ -326,6 +327,9 @@ def _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, force, pimc):
         view = _view(sc, out, h, seat, (seat - position + 3) % 4, ncalls, 0, seat)
         return botcalls.pimc_call(t, lu.pimc, lu.bot_params[b], sc.seed[0], view, buf,
                                   np.int64(m))
+    if pimc and kind == BOT_LEARNT:
+        view = _view(sc, out, h, seat, (seat - position + 3) % 4, ncalls, 0, seat)
+        return botcalls.learnt_call(t, lu.learnt, lu.bot_params[b], view, buf, np.int64(m))
     if kind == BOT_EV:
         k = bid if bid >= 0 else t.normal_k
         context = (2 * (bid + 1) + (bidder == seat)) * (t.n_chain + 1) + nd
@@ -489,6 +493,9 @@ def _choose_card(t, lu, sc, out, h, seat, allowed, force, at, endgame, pimc):
     if pimc and kind == BOT_PIMC:
         view = _view(sc, out, h, seat, (forehand + 3) % 4, out.ncalls[h], played, -1)
         return botcalls.pimc_card(t, lu.pimc, lu.bot_params[b], sc.seed[0], view, allowed)
+    if pimc and kind == BOT_LEARNT:
+        view = _view(sc, out, h, seat, (forehand + 3) % 4, out.ncalls[h], played, -1)
+        return botcalls.learnt_card(t, lu.learnt, lu.bot_params[b], view, allowed)
     if endgame and kind == BOT_EV:
         card = botcalls.ev_endgame_card(t, sc, seat, allowed, leader, bid, bidder, nd, forehand,
                                         lu.bot_params[b])
