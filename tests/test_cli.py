@@ -1,10 +1,13 @@
 """The command line: show, simulate with a log, replay that finds nothing wrong, and tampering."""
 
 import json
+from pathlib import Path
 
 import pytest
 
 from kopsim.cli import main
+
+DATA = Path(__file__).parent / "data"
 
 
 def test_rules_list(capsys):
@@ -131,6 +134,25 @@ def test_bench_json(capsys):
     for r in rows:
         assert r["hands_per_s"] > 0 and r["peak_rss_mb"] > 0
     assert is_cached(compiled(load_ruleset("kop")), EvParams(deals=2000))  # learnt as asked
+
+
+def test_bench_learnt_row(capsys):
+    """--learnt adds four learnt bots to the batch rows, their (tiny) models trained first; a
+    ruleset with Ramsch, which learnt's teacher cannot play, would leave its row out."""
+    from kopsim.bench.engine import _plays
+    from kopsim.bots.learnt import LearntParams, is_cached
+    from kopsim.rules.cache import compiled
+    from kopsim.rules.load import load_ruleset
+
+    assert main(["bench", "kop", "--hands", "2000", "--reference-hands", "10", *SMALL_EV,
+                 "--learnt", "--learnt-deals", "20", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    batch = {r["lineup"]: r for r in rows if r["engine"] == "batch"}
+    assert set(batch) == {"random", "heuristic", "ev", "learnt"}
+    assert batch["learnt"]["hands_per_s"] > 0 and batch["learnt"]["peak_rss_mb"] > 0
+    assert is_cached(compiled(load_ruleset("kop")), LearntParams(deals=20))
+    ramsch = str(DATA / "knobs" / "schafkopf-ramsch.toml")
+    assert _plays("heuristic", ramsch) and not _plays("learnt", ramsch)
 
 
 def test_bench_rows_cover_heuristic_and_bots(capsys):

@@ -1,8 +1,8 @@
 """`kopsim bench`: hands per second and peak memory, each measurement in a fresh process.
 
 A fresh process per measurement keeps the peak-RSS figure honest: it is that run's own peak,
-not the high-water mark of everything measured before it. Rows: the batch kernel with random and
-with heuristic line-ups and the reference engine, per ruleset; with --bots the solver and pimc
+not the high-water mark of everything measured before it. Rows: the batch kernel with random,
+heuristic and ev line-ups (and learnt, when asked) and the reference engine, per ruleset; with --bots the solver and pimc
 decision medians (kopsim.bench.bots); with --jobs, `kopsim run` at each job count.
 """
 
@@ -19,16 +19,20 @@ import numpy as np
 from ..memory import peak_rss_mb
 
 
-def lineup_bot(lineup: str, ev_deals: int | None = None) -> dict:
-    """The bot of a line-up of four alike: the ev bot calibrated on `ev_deals` deals a round
-    where given (its table's size does not change the kernel timed, only how long it learns)."""
-    if lineup == "ev" and ev_deals:
-        return {"name": "ev", "deals": ev_deals}
+LEARNING = ("ev", "learnt")  # line-ups that learn from the ruleset before they play
+
+
+def lineup_bot(lineup: str, deals: int | None = None) -> dict:
+    """The bot of a line-up of four alike: ev calibrated on, or learnt trained from, `deals`
+    deals where given (how much it learns from does not change the kernel timed, only how long
+    the learning takes)."""
+    if lineup in LEARNING and deals:
+        return {"name": lineup, "deals": deals}
     return {"name": lineup}
 
 
 def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = "random",
-            ev_deals: int | None = None) -> dict:
+            deals: int | None = None) -> dict:
     from ..rules.load import load_ruleset
 
     rules = load_ruleset(ruleset)
@@ -39,7 +43,7 @@ def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = 
         from ..engine.layout import hand_seeds
 
         cr = compile_rules(rules)
-        bots = [bot_spec(lineup_bot(lineup, ev_deals))]
+        bots = [bot_spec(lineup_bot(lineup, deals))]
         play_batch(cr, hand_seeds(seed, 0, 8), np.arange(8) % 4, bots=bots)  # compile / cache
         chunk = 65536
         t0 = time.perf_counter()
@@ -70,20 +74,25 @@ def _fresh(*argv: str) -> dict:
 
 
 def run_bench(rulesets: list[str], batch_hands: int, reference_hands: int,
-              heuristic_hands: int | None = None, ev_deals: int | None = None) -> list[dict]:
-    """Batch kernel (random, then four heuristic bots, then four ev bots) and reference engine,
-    per ruleset; the ev bots calibrated on `ev_deals` deals a round where given."""
+              heuristic_hands: int | None = None, ev_deals: int | None = None,
+              learnt: bool = False, learnt_deals: int | None = None) -> list[dict]:
+    """Batch kernel (random, then four heuristic bots, four ev bots and, with `learnt`, four
+    learnt bots) and reference engine, per ruleset; ev calibrated on `ev_deals` deals a round and
+    learnt trained on `learnt_deals` teacher deals where given."""
     from ..engine.kernel import _play_batch
     from ..terminal import compile_notice, progress_bar
 
     heuristic_hands = heuristic_hands or max(batch_hands // 4, 1)
     compile_notice(_play_batch)  # the first measurement's process compiles, in silence
-    kinds = (("batch", batch_hands, "random"), ("batch", heuristic_hands, "heuristic"),
-             ("batch", heuristic_hands, "ev"), ("reference", reference_hands, "random"))
-    _calibrate_ev(rulesets, ev_deals)
-    ev = [str(ev_deals)] if ev_deals else []
-    runs = [(r, engine, str(hands), lineup, *(ev if lineup == "ev" else []))
-            for r in rulesets for engine, hands, lineup in kinds]
+    kinds = [("batch", batch_hands, "random"), ("batch", heuristic_hands, "heuristic"),
+             ("batch", heuristic_hands, "ev")]
+    kinds += [("batch", heuristic_hands, "learnt")] if learnt else []
+    kinds += [("reference", reference_hands, "random")]
+    deals = {"ev": ev_deals, "learnt": learnt_deals}
+    runs = [(r, engine, str(hands), lineup, *([str(deals[lineup])] if deals.get(lineup) else []))
+            for r in rulesets for engine, hands, lineup in kinds if _plays(lineup, r)]
+    for r in rulesets:
+        _prepare_learning(r, {run[3] for run in runs if run[0] == r} & set(LEARNING), deals)
     out = []
     with progress_bar(len(runs), "bench", unit=" measurements") as bar:
         for run in runs:
@@ -92,17 +101,26 @@ def run_bench(rulesets: list[str], batch_hands: int, reference_hands: int,
     return out
 
 
-def _calibrate_ev(rulesets: list[str], ev_deals: int | None) -> None:
-    """The ev line-up's tables, learnt before any timing (a measurement reads them cached)."""
+def _plays(lineup: str, ruleset: str) -> bool:
+    """Whether four of the line-up's bot can play the ruleset (learnt cannot play Ramsch, as
+    its teacher cannot): a row it cannot fill is left out, not failed."""
     from ..bots import bot_spec
-    from ..bots.calibrate import prepare
+    from ..rules.load import load_ruleset
+
+    return bot_spec(lineup_bot(lineup)).cannot_play(load_ruleset(ruleset)) is None
+
+
+def _prepare_learning(ruleset: str, lineups: set[str], deals: dict) -> None:
+    """What the ruleset's learning line-ups learn (ev's tables, learnt's networks), before any
+    timing: a measurement reads it cached."""
+    from ..bots import bot_spec, prepare_bots
     from ..experiments.parallel import default_jobs
     from ..rules.cache import compiled
     from ..rules.load import load_ruleset
 
-    for r in rulesets:
-        prepare(compiled(load_ruleset(r)), [bot_spec(lineup_bot("ev", ev_deals))],
-                default_jobs(), lambda m: print(m, file=sys.stderr))
+    bots = [bot_spec(lineup_bot(lineup, deals.get(lineup))) for lineup in sorted(lineups)]
+    prepare_bots(compiled(load_ruleset(ruleset)), bots, default_jobs(),
+                 lambda m: print(m, file=sys.stderr), ruleset)
 
 
 def bots_bench(ruleset: str = "kop") -> list[dict]:
@@ -171,7 +189,7 @@ if __name__ == "__main__":
         row["peak_rss_mb"] = round(peak_rss_mb(), 1)
         print(json.dumps(row))
     else:
-        ev_deals = int(sys.argv[5]) if len(sys.argv) > 5 else None
+        deals = int(sys.argv[5]) if len(sys.argv) > 5 else None
         row = measure(sys.argv[1], sys.argv[2], int(sys.argv[3]), lineup=sys.argv[4],
-                      ev_deals=ev_deals)
+                      deals=deals)
         print(json.dumps(row))

@@ -93,6 +93,14 @@ def learnt_models(cr, params: LearntParams, jobs: int = 1,
     return found
 
 
+def is_cached(cr, params: LearntParams) -> bool:
+    """Whether these rules' and parameters' models are at hand without training."""
+    from .calibrate import cache_dir
+
+    key = cache_key(cr, params)
+    return key in _MEMORY or _load(cache_dir() / "learnt" / f"{key}.npz", key) is not None
+
+
 def _learn(cr, params: LearntParams, jobs: int, say, key: str) -> LearntModels:
     start = time.perf_counter()
     if say:

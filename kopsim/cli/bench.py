@@ -19,6 +19,13 @@ def add_parser(sub) -> None:
                    default=None, help="deals per round of the ev line-up's calibration "
                                       "(default: the ev bot's own, 100,000; fewer is quicker "
                                       "to learn, and times the same kernel)")
+    b.add_argument("--learnt", action="store_true",
+                   help="also four learnt bots in the batch kernel (their models trained first "
+                        "where not cached: minutes per ruleset)")
+    b.add_argument("--learnt-deals", type=cliargs.bounded_int(10, 10_000_000, "a number of deals"),
+                   default=None, help="teacher deals of the learnt line-up's training (default: "
+                                      "the learnt bot's own, 20,000; fewer is quicker to learn, "
+                                      "and times the same kernel)")
     b.add_argument("--bots", action="store_true",
                    help="also the solver's and pimc's decision times (medians) and four pimc "
                         "seats' hands/s")
@@ -40,7 +47,7 @@ def run(args) -> int:
     for name in names:  # a misspelt name is a located error here, not a failed subprocess
         load_ruleset(name)
     results = run_bench(names, args.hands, args.reference_hands, args.heuristic_hands,
-                        args.ev_deals)
+                        args.ev_deals, args.learnt, args.learnt_deals)
     bots = bots_bench(names[0] if args.rulesets else "kop") if args.bots else []
     runs = []
     if args.jobs:
