@@ -22,9 +22,10 @@ from .heuristic import HeuristicBot
 from .learnt import LearntBot
 from .pimc import CheatBot, PimcBot
 from .random import RandomBot
+from .split import SplitBot, split_lineup
 
 REGISTRY: dict[str, type] = {b.name: b for b in (RandomBot, HeuristicBot, EvBot, PimcBot,
-                                                 CheatBot, LearntBot)}
+                                                 CheatBot, LearntBot, SplitBot)}
 
 
 def register(cls: type) -> type:
@@ -65,8 +66,11 @@ class BotSpec:
         return list(self.cls.kernel_params(self.params))
 
     def cannot_play(self, rules) -> str | None:
-        """Why this bot cannot play the ruleset (a bot class may say: `cannot_play(rules)`),
-        or None."""
+        """Why this bot cannot play the ruleset (a bot class may say: `cannot_play(rules)`, or
+        by its parameters `cannot_play_of(params, rules)`), or None."""
+        by_params = getattr(self.cls, "cannot_play_of", None)
+        if by_params is not None:
+            return by_params(self.params, rules)
         check = getattr(self.cls, "cannot_play", None)
         return check(rules) if check is not None else None
 
@@ -85,6 +89,7 @@ def prepare_bots(cr, bots: list, jobs: int = 1, say=None, variant: str | None = 
     from .learnt import prepare as prepare_learnt
     from ..engine.codes import BOT_EV
 
+    bots = split_lineup(bots)[0]  # a split bot's parts learn as themselves
     out = {b.label: t.sha256 for b, t in zip([b for b in bots if b.kernel_kind == BOT_EV],
                                              prepare_ev(cr, bots, jobs, say, variant))}
     learnt = [b for b in bots if b.cls is LearntBot]

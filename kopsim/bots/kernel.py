@@ -17,6 +17,7 @@ from .endgame import endgame_card
 from .ev import P_TABLE, EvBot, ev_call
 from .heuristic import HeuristicBot, heur_call, heur_card, relations
 from .learnt import LearntBot
+from .split import split_lineup
 from .learnt_kernel import LP_MODEL, learnt_call, learnt_card, learnt_nets
 from .pimc import PimcBot
 from .pimc_kernel import pimc_call, pimc_card
@@ -44,16 +45,24 @@ _fill_slots()
 
 
 def kernel_lineup(bots: list, seat_bot: np.ndarray | None, n: int):
-    """(bot kinds, bot parameter rows, seat -> bot index per hand) for the kernel. Every bot
-    must declare a kind of KERNEL_KINDS."""
+    """(the bots as the kernel plays them, their kinds, their parameter rows, seat -> bot index
+    per hand, bot index -> the bot that plays its cards) for the kernel: a split bot is its
+    calls bot, its cards bot added after the line-up (`split.split_lineup`). Every bot must
+    declare a kind of KERNEL_KINDS."""
+    if seat_bot is None:
+        seat_bot = np.zeros((n, 4), np.int64) if len(bots) == 1 else np.tile(np.arange(4), (n, 1))
+    seat_bot = np.ascontiguousarray(np.broadcast_to(seat_bot, (n, 4)), np.int64)
+    if len(bots) != 1 and seat_bot.max(initial=0) >= len(bots):
+        raise ValueError("seat_bot names a bot index beyond the bots given")
     for b in bots:
-        kind = b.kernel_kind
-        if kind is None:
+        if b.kernel_kind is None:
             raise ValueError(f"bot {b.label!r} is plain Python: it plays through the reference "
                              "engine, not the batch kernel")
-        if kind not in KERNEL_KINDS:
-            raise ValueError(f"bot {b.label!r} declares kernel kind {kind!r}, which is not a "
-                             f"declared kernel kind (known: {sorted(KERNEL_KINDS)}, "
+    bots, card_bot = split_lineup(bots)
+    for b in bots:
+        if b.kernel_kind not in KERNEL_KINDS:
+            raise ValueError(f"bot {b.label!r} declares kernel kind {b.kernel_kind!r}, which is "
+                             f"not a declared kernel kind (known: {sorted(KERNEL_KINDS)}, "
                              "kopsim.bots.kernel.KERNEL_KINDS)")
     kinds = np.array([b.kernel_kind for b in bots], np.int64)
     rows = [b.kernel_params() for b in bots]
@@ -61,12 +70,7 @@ def kernel_lineup(bots: list, seat_bot: np.ndarray | None, n: int):
     params = np.zeros((len(bots), width), np.float64)
     for i, r in enumerate(rows):
         params[i, :len(r)] = r
-    if seat_bot is None:
-        seat_bot = np.zeros((n, 4), np.int64) if len(bots) == 1 else np.tile(np.arange(4), (n, 1))
-    seat_bot = np.ascontiguousarray(np.broadcast_to(seat_bot, (n, 4)), np.int64)
-    if len(bots) != 1 and seat_bot.max(initial=0) >= len(bots):
-        raise ValueError("seat_bot names a bot index beyond the bots given")
-    return kinds, params, seat_bot
+    return bots, kinds, params, seat_bot, card_bot
 
 
 def plays_endgame(bots: list) -> bool:

@@ -33,7 +33,7 @@ def bot_lines() -> list[str]:
                 shown = f"default {type(f.default).__name__}(...)"
             else:
                 shown = f"default {f.default!r}"
-            kind = getattr(f.annotation, "__name__", str(f.annotation))
+            kind = getattr(f.annotation, "__name__", str(f.annotation).replace("typing.", ""))
             out.append(f"  {key} ({kind}, {shown})"
                        + (f": {f.description}" if f.description else ""))
     return out[1:]
@@ -49,6 +49,8 @@ def _where(cls, bot_spec) -> str:
         suffix = " (with its defaults)"
     except InputError:
         kind, suffix = getattr(cls, "kernel_kind", None), ""
+        if hasattr(cls, "kernel_kind_of"):  # where it plays follows from what it is given
+            return "batch kernel where its parts play there, else the reference engine"
     return ("batch kernel and reference engine" if kind is not None
             else "reference engine only") + suffix
 

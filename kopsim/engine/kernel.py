@@ -123,7 +123,7 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     nc = cr.n_cards
     hs = nc // 4
     bots = bots or [bot_spec("random")]
-    bot_kind, bot_params, seat_bot = kernel_lineup(bots, seat_bot, n)
+    bots, bot_kind, bot_params, seat_bot, card_bot = kernel_lineup(bots, seat_bot, n)
     # numba types a read-only array apart from a writable one: without this a broadcast seat_bot
     # (read-only) and a copied one (writable) made a second build of each kernel, 40 s apiece
     seat_bot = np.require(seat_bot, requirements="W")
@@ -147,9 +147,9 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     if (ONE_KERNEL or (bot_kind == BOT_LEARNT).any()) and not pimc:
         from ..bots.pimc_kernel import pimc_scratch
         pimc = pimc_scratch(cr, 1)
-    lineup = Lineup(bot_kind, bot_params, seat_bot, h_power, h_ctab, ev_values, ev_binom,
-                    ev_edges, explore, given, np.zeros((0, 2), np.int64), np.zeros(3, np.int64),
-                    pimc, learnt)
+    lineup = Lineup(bot_kind, bot_params, seat_bot, card_bot, h_power, h_ctab, ev_values,
+                    ev_binom, ev_edges, explore, given, np.zeros((0, 2), np.int64),
+                    np.zeros(3, np.int64), pimc, learnt)
     endgame = plays_endgame(bots)
     kernel = ((_play_batch_pimc_endgame if endgame or ONE_KERNEL else _play_batch_pimc) if pimc
               else _play_batch_endgame if endgame else _play_batch)

@@ -31,6 +31,8 @@ class Lineup(NamedTuple):
     bot_kind: np.ndarray  # [bot] BOT_* code
     bot_params: np.ndarray  # [bot, i]
     seat_bot: np.ndarray  # [hand, seat] bot index
+    card_bot: np.ndarray  # [bot] the index of the bot that plays its cards (itself, but for
+    # a split bot: kopsim.bots.split)
     h_power: np.ndarray
     h_ctab: np.ndarray
     ev_values: np.ndarray  # [table, hand key, position, context, call code] (kopsim.bots.ev)
@@ -486,7 +488,7 @@ def _choose_card(t, lu, sc, out, h, seat, allowed, force, at, endgame, pimc):
     many cards were played before this one."""
     bid, bidder, nd = force
     leader, forehand, played = at
-    b = lu.seat_bot[h, seat]
+    b = lu.card_bot[lu.seat_bot[h, seat]]
     kind = lu.bot_kind[b]
     if kind == BOT_RANDOM:
         return nth_bit(allowed, _draw_seat(sc.streams, seat, popcount(allowed)))

@@ -92,10 +92,10 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
     cr = compile_rules(rules)
     out = Summary(rules, "random" if bot is None else bot.label)
     if bot is not None:
-        from ..bots.calibrate import prepare
+        from ..bots import prepare_bots
         import sys
 
-        prepare(cr, [bot], 1, lambda m: print(m, file=sys.stderr))
+        prepare_bots(cr, [bot], 1, lambda m: print(m, file=sys.stderr))
     log = _open_log(log_path) if log_path else None
     compile_notice(_play_batch, force=progress)
     bar = progress_bar(hands, rules.name, force=progress)

@@ -344,20 +344,22 @@ def make_out_folder(out: Path) -> None:
 def pending_calibrations(exp: Experiment, jobs: int) -> list[str]:
     """What `run` will calibrate before it plays (the ev tables not in the cache), each with an
     upper bound of its time on this machine."""
+    from ..bots import split_lineup
     from ..bots.calibrate import estimated_seconds, is_cached
     from ..engine.codes import BOT_EV
     from ..rules.cache import compiled
 
     lines = []
+    bots = split_lineup(exp.bots)[0]
     for v in exp.variants:
         cr = compiled(v.rules)
-        for b in (b for b in exp.bots if b.kernel_kind == BOT_EV):
+        for b in (b for b in bots if b.kernel_kind == BOT_EV):
             if not is_cached(cr, b.params):
                 lines.append(f"  calibration pending: {b.label} on variant {v.label}, about "
                              f"{estimated_seconds(cr, b.params, jobs):,.0f} s at most with "
                              f"{jobs} job{'s' * (jobs != 1)} (once; then cached)")
     return lines or ["  calibrations: none pending (every ev table is cached)"] \
-        if any(b.kernel_kind == BOT_EV for b in exp.bots) else []
+        if any(b.kernel_kind == BOT_EV for b in bots) else []
 
 
 def _ev_tables(exp: Experiment, jobs: int) -> dict:
@@ -366,11 +368,11 @@ def _ev_tables(exp: Experiment, jobs: int) -> dict:
     the chunks will play with, in either engine."""
     import sys
 
-    from ..bots import LearntBot, prepare_bots
+    from ..bots import LearntBot, prepare_bots, split_lineup
     from ..engine.codes import BOT_EV
     from ..rules.cache import compiled
 
-    if not any(b.kernel_kind == BOT_EV or b.cls is LearntBot for b in exp.bots):
+    if not any(b.kernel_kind == BOT_EV or b.cls is LearntBot for b in split_lineup(exp.bots)[0]):
         return {}
     return {v.label: prepare_bots(compiled(v.rules), exp.bots, jobs,
                                   lambda m: print(m, file=sys.stderr), v.label)
