@@ -58,6 +58,27 @@ class FeatureSizes(NamedTuple):
         return self.card_context + self.card_action
 
 
+class FeatureTables(NamedTuple):
+    """The few rule tables the features read: what a decision of the kernel's learnt kind is
+    handed in place of all the ruleset's tables, whose passing cost more than the features."""
+
+    n_cards: int
+    n_chain: int
+    suit: np.ndarray
+    suit_mask: np.ndarray
+    beat_mask: np.ndarray
+    trump_rank: np.ndarray
+    card_points: np.ndarray
+    c_order: np.ndarray
+    c_team: np.ndarray
+    c_team_cards: np.ndarray
+
+
+def feature_tables(t) -> FeatureTables:
+    """The rule tables the features read, of t (a ruleset's RuleTables)."""
+    return FeatureTables(*(getattr(t, f) for f in FeatureTables._fields))
+
+
 def feature_sizes(t) -> FeatureSizes:
     """The sizes of a ruleset's feature rows (t: its RuleTables)."""
     n_orders, n_suits = t.suit_mask.shape
@@ -164,7 +185,7 @@ def _bid_in_force(t, view):
 # ------------------------------------------------------------------------------------ calls
 
 
-@kernel_jit()
+@kernel_jit(inline='always')
 def call_context(t, view, x):
     """The call decision's context into x[:call_context] (x zeroed by the caller)."""
     seat = view.seat
@@ -186,7 +207,7 @@ def call_context(t, view, x):
     return at
 
 
-@kernel_jit()
+@kernel_jit(inline='always')
 def call_action(t, view, code, x, at):
     """The call `code`'s own features into x[at:] (zeroed by the caller)."""
     n_k = t.c_team.shape[0]
@@ -218,7 +239,7 @@ def _contract(t, view):
     return k, t.c_order[k]
 
 
-@kernel_jit()
+@kernel_jit(inline='always')
 def _trick_so_far(t, view, o):
     """(suit led or -1, winning card, its seat, points) of the open trick."""
     first = view.played - view.played % 4
@@ -235,7 +256,7 @@ def _trick_so_far(t, view, o):
     return led, w, wseat, pts
 
 
-@kernel_jit()
+@kernel_jit(inline='always')
 def _taken(t, view, x, at, seat, total):
     """Points and tricks each seat (counted from this one) took in the finished tricks."""
     hs = t.n_cards // 4
@@ -247,7 +268,7 @@ def _taken(t, view, x, at, seat, total):
     return at + 8
 
 
-@kernel_jit()
+@kernel_jit(inline='always')
 def _team_cards(t, view, k, x, at, seat):
     """Each team card of contract k: held by the seat, or played by whom (counted from it)."""
     for i in range(t.c_team_cards.shape[1]):
@@ -262,7 +283,7 @@ def _team_cards(t, view, k, x, at, seat):
     return at
 
 
-@kernel_jit()
+@kernel_jit(inline='always')
 def _out_and_voids(t, view, o, unseen, x, at, seat):
     """What is out in each suit group, which high trumps; the voids the others showed."""
     n_suits = t.suit_mask.shape[1]
@@ -284,7 +305,7 @@ def _out_and_voids(t, view, o, unseen, x, at, seat):
     return at + 3 * n_suits
 
 
-@kernel_jit()
+@kernel_jit(inline='always')
 def card_context(t, view, x):
     """The card decision's context into x[:card_context] (x zeroed by the caller)."""
     seat = view.seat
@@ -313,7 +334,7 @@ def card_context(t, view, x):
     return _hand(t, o, view.own & ~gone, x, at)
 
 
-@kernel_jit()
+@kernel_jit(inline='always')
 def card_action(t, view, card, x, at):
     """The card's own features into x[at:] (zeroed by the caller)."""
     k, o = _contract(t, view)

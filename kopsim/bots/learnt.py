@@ -171,10 +171,10 @@ class LearntBot:
             allowed = 0
             for c in legal:
                 allowed |= 1 << cr.card_index[c]
-            return cr.cards[built_call(learnt_card, cr.tables, nets, row, view,
+            return cr.cards[built_call(learnt_card, nets, row, view,
                                        np.uint64(allowed))]
         codes = np.array([cr.call_names.index(c) for c in legal], np.int64)
-        return legal[built_call(learnt_call, cr.tables, nets, row, view, codes, len(codes))]
+        return legal[built_call(learnt_call, nets, row, view, codes, len(codes))]
 
 def prepare(cr, bots, jobs: int = 1, say: Callable[[str], None] | None = None,
             variant: str | None = None) -> list[LearntModels]:

@@ -16,15 +16,20 @@ import numpy as np
 
 from ..engine.bits import ONE
 from ..engine.jit import kernel_jit
-from .features import call_action, call_context, card_action, card_context, feature_sizes
+from .features import (FeatureTables, call_action, call_context, card_action, card_context,
+                       feature_sizes, feature_tables)
 
 LP_MODEL = 0  # a learnt bot's kernel parameter row: the index of its models in LearntNets
+# the nets' numbers in play: single precision halves what a decision reads and doubles what a
+# vector instruction holds; the models are trained and stored in double precision
+REAL = np.float32
 
 
 class LearntNets(NamedTuple):
     """A line-up's learnt models, stacked ([model, ...]; hidden units padded with zeros, which
-    add nothing), and room for one decision."""
+    add nothing), the rule tables their features read, and room for one decision."""
 
+    tables: FeatureTables
     call_w1: np.ndarray  # [model, call feature, hidden]
     call_b1: np.ndarray  # [model, hidden]
     call_w2: np.ndarray  # [model, hidden]
@@ -49,17 +54,32 @@ def learnt_nets(cr, models: list) -> LearntNets:
     n = len(models)
 
     def stack(kind: str, width: int):
-        w1, b1 = np.zeros((n, width, hidden)), np.zeros((n, hidden))
-        w2, b2 = np.zeros((n, hidden)), np.zeros(n)
+        w1, b1 = np.zeros((n, width, hidden), REAL), np.zeros((n, hidden), REAL)
+        w2, b2 = np.zeros((n, hidden), REAL), np.zeros(n, REAL)
         for i, m in enumerate(models):
             net = getattr(m, kind)
             h = net.w1.shape[1]
             w1[i, :, :h], b1[i, :h], w2[i, :h], b2[i] = net.w1, net.b1, net.w2, net.b2[0]
         return [w1, b1, w2, b2]
     actions = max(cr.n_cards // 4, len(cr.call_names))
-    return LearntNets(*stack("call", fs.call), *stack("card", fs.card),
-                      np.zeros((actions, max(fs.call, fs.card))), np.zeros(actions, np.int64),
-                      np.zeros(hidden), np.zeros(hidden), np.zeros(actions))
+    return LearntNets(feature_tables(cr.tables), *stack("call", fs.call),
+                      *stack("card", fs.card),
+                      np.zeros((actions, max(fs.call, fs.card)), REAL),
+                      np.zeros(actions, np.int64), np.zeros(hidden, REAL), np.zeros(hidden, REAL),
+                      np.zeros(actions, REAL))
+
+
+@kernel_jit(inline='always')
+def _add_rows(w1, i, xrow, lo, hi, acc):
+    """acc += xrow[f] * w1[i, f] for the non-zero xrow[f], lo <= f < hi (elementwise, so the
+    sum does not depend on how the machine vectorizes it)."""
+    hidden = acc.shape[0]
+    for f in range(lo, hi):
+        v = xrow[f]
+        if v != 0.0:
+            row = w1[i, f]
+            for h in range(hidden):
+                acc[h] += v * row[h]
 
 
 @kernel_jit(inline='always')
@@ -69,23 +89,16 @@ def _score(w1, b1, w2, b2, i, ln, n_ctx, width, m):
     hidden = w1.shape[2]
     for h in range(hidden):
         ln.pre_ctx[h] = b1[i, h]
-    for f in range(n_ctx):
-        v = ln.x[0, f]
-        if v != 0.0:
-            for h in range(hidden):
-                ln.pre_ctx[h] += v * w1[i, f, h]
+    _add_rows(w1, i, ln.x[0], 0, n_ctx, ln.pre_ctx)
+    out = w2[i]
     for j in range(m):
         for h in range(hidden):
             ln.pre[h] = ln.pre_ctx[h]
-        for f in range(n_ctx, width):
-            v = ln.x[j, f]
-            if v != 0.0:
-                for h in range(hidden):
-                    ln.pre[h] += v * w1[i, f, h]
+        _add_rows(w1, i, ln.x[j], n_ctx, width, ln.pre)
         s = b2[i]
         for h in range(hidden):
             if ln.pre[h] > 0.0:
-                s += ln.pre[h] * w2[i, h]
+                s += ln.pre[h] * out[h]
         ln.score[j] = s
 
 
@@ -106,10 +119,11 @@ def _clear(ln, m, width):
 
 
 @kernel_jit()
-def learnt_call(t, ln, params, view, legal, m):
+def learnt_call(ln, params, view, legal, m):
     """The index in legal[:m] (call codes) of the call the learnt bot makes seeing view."""
     if m == 1:
         return 0
+    t = ln.tables
     i = np.int64(params[LP_MODEL])
     width = ln.call_w1.shape[1]
     _clear(ln, m, width)
@@ -121,8 +135,9 @@ def learnt_call(t, ln, params, view, legal, m):
 
 
 @kernel_jit()
-def learnt_card(t, ln, params, view, allowed):
+def learnt_card(ln, params, view, allowed):
     """The card the learnt bot plays from allowed seeing view."""
+    t = ln.tables
     m = 0
     for c in range(t.n_cards):
         if (allowed >> np.uint64(c)) & ONE:

@@ -55,7 +55,8 @@ ev_endgame_card = None
 pimc_call = None
 pimc_card = None
 
-# BOT_LEARNT (`kopsim.bots.learnt_kernel`): learnt_call(t, ln, params, view, legal, m) -> index
-# of the call; learnt_card(t, ln, params, view, allowed) -> card. Each reads only the seat's view.
+# BOT_LEARNT (`kopsim.bots.learnt_kernel`): learnt_call(ln, params, view, legal, m) -> index of
+# the call; learnt_card(ln, params, view, allowed) -> card. Each reads only the seat's view (and
+# the rule tables its nets hold).
 learnt_call = None
 learnt_card = None

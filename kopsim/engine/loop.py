@@ -331,7 +331,7 @@ def _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, force, pimc):
                                   np.int64(m))
     if pimc and kind == BOT_LEARNT:
         view = _view(sc, out, h, seat, (seat - position + 3) % 4, ncalls, 0, seat)
-        return botcalls.learnt_call(t, lu.learnt, lu.bot_params[b], view, buf, np.int64(m))
+        return botcalls.learnt_call(lu.learnt, lu.bot_params[b], view, buf, np.int64(m))
     if kind == BOT_EV:
         k = bid if bid >= 0 else t.normal_k
         context = (2 * (bid + 1) + (bidder == seat)) * (t.n_chain + 1) + nd
@@ -497,7 +497,7 @@ def _choose_card(t, lu, sc, out, h, seat, allowed, force, at, endgame, pimc):
         return botcalls.pimc_card(t, lu.pimc, lu.bot_params[b], sc.seed[0], view, allowed)
     if pimc and kind == BOT_LEARNT:
         view = _view(sc, out, h, seat, (forehand + 3) % 4, out.ncalls[h], played, -1)
-        return botcalls.learnt_card(t, lu.learnt, lu.bot_params[b], view, allowed)
+        return botcalls.learnt_card(lu.learnt, lu.bot_params[b], view, allowed)
     if endgame and kind == BOT_EV:
         card = botcalls.ev_endgame_card(t, sc, seat, allowed, leader, bid, bidder, nd, forehand,
                                         lu.bot_params[b])
