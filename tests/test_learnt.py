@@ -127,3 +127,22 @@ def test_both_engines_play_the_learnt_bot_alike(cache, name):
         assert batch.record(i).to_dict() == record_from_state(state, int(seeds[i]), i).to_dict()
         contracts.add(state.contract)
     assert len(contracts) >= 2
+
+
+def test_calibrate_trains_and_run_check_says_it_is_pending(cache, tmp_path, capsys):
+    """`run --check` names the learnt models it would train, with a time; `kopsim calibrate`
+    trains them and says how often they choose as pimc did; after it, nothing is pending."""
+    from kopsim.cli import main
+
+    exp = tmp_path / "e.toml"
+    exp.write_text('name = "e"\ndeals = 100\nbots = { name = "learnt", deals = 40, samples = 4, '
+                   'auction_samples = 4, hidden = 8, epochs = 2 }\nvariants = ["kop"]\n',
+                   encoding="utf-8")
+    assert main(["run", str(exp), "--check", "--jobs", "1"]) == 0
+    assert "training pending: learnt(deals=40" in capsys.readouterr().out
+    assert main(["calibrate", str(exp), "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "learnt from pimc's play of 40 deals" in out and "pimc's choice taken on" in out
+    assert main(["run", str(exp), "--check", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "training pending" not in out and "none pending" in out

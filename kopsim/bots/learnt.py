@@ -30,7 +30,7 @@ from ..engine.codes import BOT_LEARNT
 from ..engine.jit import built_call
 from ..engine.reference import Observation
 from ..rules.cache import compiled, table
-from .learn import Model, TrainParams, examples, train
+from .learn import Model, TrainParams, accuracy, examples, train
 from .learnt_kernel import learnt_call, learnt_card, learnt_nets
 from .pimc import two_sided
 from .pimc_kernel import observed
@@ -61,6 +61,15 @@ class LearntModels(NamedTuple):
     card: Model
     key: str  # the cache key: version, ruleset sha256, parameters
     sha256: str  # of both models' bytes
+    summary: dict | None = None  # how the training went (`training_summary`); not hashed
+
+
+# core-seconds of pimc teacher play per deal, at 24 + 24 samples, by deck size (measured on
+# 2 cores: kop 20,000 deals in 88 s), and seconds of training per decision and epoch at 64
+# hidden units (kop: about a decision per card dealt, 20 epochs in 90 s); the 24- and 32-card
+# teacher figures are rough (their positions cost far more to solve)
+TEACHER_RATE = {16: 0.0088, 24: 0.05, 32: 0.5}
+TRAIN_RATE = 14e-6
 
 
 _MEMORY: dict[str, LearntModels] = {}
@@ -102,18 +111,43 @@ def is_cached(cr, params: LearntParams) -> bool:
 
 
 def _learn(cr, params: LearntParams, jobs: int, say, key: str) -> LearntModels:
+    """Teacher play, then both networks' training, each with a progress bar (rate and ETA) on
+    stderr when `say` is given and progress is shown."""
+    from ..terminal import progress_bar
+
     start = time.perf_counter()
     if say:
         say(f"learning from pimc for {cr.rules.name}: {params.deals:,} teacher deals, "
-            f"{jobs} job{'s' * (jobs != 1)}")
-    d = teacher_decisions(cr.rules, params.teacher(), jobs)
+            f"{jobs} job{'s' * (jobs != 1)}, about {estimated_seconds(cr, params, jobs):,.0f} s")
+    with progress_bar(params.deals, "teacher play", " deals", force=False if not say else None
+                      ) as bar:
+        d = teacher_decisions(cr.rules, params.teacher(), jobs, bar.update)
+    played = time.perf_counter() - start
     if say:
-        say(f"  {len(d):,} decisions in {time.perf_counter() - start:.0f} s; training")
-    call = train(examples(cr, d, KIND_CALL), params.training())
-    card = train(examples(cr, d, KIND_CARD), params.training())
+        say(f"  {len(d):,} decisions in {played:.0f} s; training")
+    calls, cards = examples(cr, d, KIND_CALL), examples(cr, d, KIND_CARD)
+    with progress_bar(2 * params.epochs, "training", " epochs", force=False if not say else None
+                      ) as bar:
+        call = train(calls, params.training(), lambda epoch, loss: bar.update(1))
+        card = train(cards, params.training(), lambda epoch, loss: bar.update(1))
+    took = time.perf_counter() - start
     if say:
-        say(f"  trained in {time.perf_counter() - start:.0f} s")
-    return LearntModels(call, card, key, _digest(call, card))
+        say(f"  trained in {took:.0f} s")
+    summary = {"deals": params.deals, "jobs": jobs, "call_decisions": len(calls.chosen),
+               "card_decisions": len(cards.chosen), "call_agreement": accuracy(call, calls),
+               "card_agreement": accuracy(card, cards), "teacher_seconds": round(played, 1),
+               "seconds": round(took, 1)}
+    return LearntModels(call, card, key, _digest(call, card), summary)
+
+
+def estimated_seconds(cr, params: LearntParams, jobs: int) -> float:
+    """About how long training takes on this many jobs (teacher play shares the jobs, the
+    networks' training does not)."""
+    per_deal = TEACHER_RATE.get(cr.n_cards, TEACHER_RATE[32]) * (
+        params.samples + params.auction_samples) / 48
+    decisions = params.deals * cr.n_cards  # about: the cards with a choice, and the calls
+    return (params.deals * per_deal / max(1, min(jobs, 64))
+            + decisions * params.epochs * params.hidden / 64 * TRAIN_RATE)
 
 
 def _save(path: Path, m: LearntModels) -> None:
@@ -122,8 +156,8 @@ def _save(path: Path, m: LearntModels) -> None:
     arrays = {f"{kind}_{i}": a for kind, model in (("call", m.call), ("card", m.card))
               for i, a in enumerate(model)}
     with open(tmp, "wb") as f:
-        np.savez_compressed(f, **arrays, meta=np.array(json.dumps({"key": m.key,
-                                                                   "sha256": m.sha256})))
+        np.savez_compressed(f, **arrays, meta=np.array(json.dumps(
+            {"key": m.key, "sha256": m.sha256, "summary": m.summary})))
     os.replace(tmp, path)
 
 
@@ -138,7 +172,7 @@ def _load(path: Path, key: str) -> LearntModels | None:
         return None
     if meta.get("key") != key or _digest(call, card) != meta.get("sha256"):
         return None
-    return LearntModels(call, card, key, meta["sha256"])
+    return LearntModels(call, card, key, meta["sha256"], meta.get("summary"))
 
 
 class LearntBot:

@@ -1,4 +1,5 @@
-"""`kopsim calibrate`: learn (or show) the ev bot's call values for a ruleset or an experiment."""
+"""`kopsim calibrate`: learn (or show) what the ev bot (its call values) and the learnt bot (its
+networks) learn from a ruleset, or from each variant of an experiment."""
 
 from __future__ import annotations
 
@@ -19,21 +20,26 @@ def add_parser(sub) -> None:
 
 
 def _targets(args):
-    """(variant label, compiled rules, ev bot specs) to calibrate."""
+    """(variant label, compiled rules, the ev and learnt bot specs) to calibrate."""
+    from ..bots import LearntBot, split_lineup
     from ..engine.codes import BOT_EV
     from ..experiments.duel import parse_bot
     from ..experiments.spec import load_experiment
     from ..rules.cache import compiled
     from ..rules.load import load_ruleset
 
+    def learns(b) -> bool:
+        return b.kernel_kind == BOT_EV or b.cls is LearntBot
+
     if args.target.endswith(".toml") and _is_experiment(args.target):
         exp = load_experiment(args.target)
-        bots = [b for b in exp.bots if b.kernel_kind == BOT_EV]
+        bots = [b for b in split_lineup(exp.bots)[0] if learns(b)]
         return [(v.label, compiled(v.rules), bots) for v in exp.variants]
     bot = parse_bot(args.bot, "--bot")
-    if bot.kernel_kind != BOT_EV:
+    if not learns(bot):
         from ..errors import InputError, Problem
-        raise InputError([Problem("command line", "--bot", f"{bot.label} is not an ev bot")])
+        raise InputError([Problem("command line", "--bot", f"{bot.label} is neither an ev nor "
+                                  "a learnt bot: it learns nothing from the ruleset")])
     rules = load_ruleset(args.target)
     return [(rules.name, compiled(rules), [bot])]
 
@@ -50,24 +56,61 @@ def _is_experiment(path: str) -> bool:
 def run(args) -> int:
     import json
 
-    from ..bots.calibrate import prepare, verdict
     from ..experiments.parallel import default_jobs
 
     jobs = args.jobs or default_jobs()
     say = (lambda m: print(clean(m), file=sys.stderr)) if not args.json else None
     out = []
     for variant, cr, bots in _targets(args):
-        for bot, table in zip(bots, prepare(cr, bots, jobs, say, variant)):
-            out.append({"ruleset": cr.rules.name, "variant": variant,
-                        "ruleset_sha256": cr.sha256, "bot": bot.label,
-                        "table_sha256": table.sha256, **table.summary,
-                        "verdict": verdict(table.summary, bot.params)})
+        out += _ev_entries(cr, bots, jobs, say, variant)
+        out += _learnt_entries(cr, bots, jobs, say, variant)
     if args.json:
         print(json.dumps(out))
     else:
         for entry in out:
-            print(clean(summary_text(entry)))
+            print(clean(summary_text(entry) if "table_sha256" in entry
+                        else learnt_text(entry)))
     return 0
+
+
+def _ev_entries(cr, bots, jobs, say, variant) -> list[dict]:
+    from ..bots.calibrate import prepare, verdict
+    from ..engine.codes import BOT_EV
+
+    evs = [b for b in bots if b.kernel_kind == BOT_EV]
+    return [{"ruleset": cr.rules.name, "variant": variant, "ruleset_sha256": cr.sha256,
+             "bot": bot.label, "table_sha256": table.sha256, **table.summary,
+             "verdict": verdict(table.summary, bot.params)}
+            for bot, table in zip(evs, prepare(cr, evs, jobs, say, variant))]
+
+
+def _learnt_entries(cr, bots, jobs, say, variant) -> list[dict]:
+    from ..bots import LearntBot
+    from ..bots.learnt import prepare
+
+    learnts = [b for b in bots if b.cls is LearntBot]
+    return [{"ruleset": cr.rules.name, "variant": variant, "ruleset_sha256": cr.sha256,
+             "bot": bot.label, "models_sha256": m.sha256, **(m.summary or {})}
+            for bot, m in zip(learnts, prepare(cr, learnts, jobs, say, variant))]
+
+
+def learnt_text(entry: dict) -> str:
+    """A learnt bot's models in words: what they were trained on and how often they choose as
+    their teacher did on it."""
+    on = entry["ruleset"] if entry.get("variant") in (None, entry["ruleset"]) else \
+        f"variant {entry['variant']} (ruleset {entry['ruleset']})"
+    head = f"{entry['bot']} on {on} (models {entry['models_sha256'][:12]}…)"
+    if "call_agreement" not in entry:
+        return head + ": cached before training summaries were kept"
+    return (f"{head}: learnt from pimc's play of {entry['deals']:,} deals in "
+            f"{entry['seconds']:,.0f} s ({entry['teacher_seconds']:,.0f} s of it pimc's play, "
+            f"{entry['jobs']} job{'s' * (entry['jobs'] != 1)})\n"
+            f"  calls: {entry['call_decisions']:,} decisions, pimc's choice taken on "
+            f"{entry['call_agreement']:.1%}\n"
+            f"  cards: {entry['card_decisions']:,} decisions, pimc's choice taken on "
+            f"{entry['card_agreement']:.1%}\n"
+            "  (on the decisions it learnt from; a duplicate duel against pimc tells its "
+            "strength: kopsim duel RULESET --a learnt --b pimc)")
 
 
 def summary_text(entry: dict) -> str:

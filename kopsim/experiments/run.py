@@ -342,24 +342,30 @@ def make_out_folder(out: Path) -> None:
 
 
 def pending_calibrations(exp: Experiment, jobs: int) -> list[str]:
-    """What `run` will calibrate before it plays (the ev tables not in the cache), each with an
-    upper bound of its time on this machine."""
-    from ..bots import split_lineup
-    from ..bots.calibrate import estimated_seconds, is_cached
+    """What `run` will learn before it plays (the ev tables and learnt models not in the
+    cache), each with its time on this machine: at most, for ev; about, for learnt."""
+    from ..bots import LearntBot, split_lineup
+    from ..bots import calibrate as ev
+    from ..bots import learnt
     from ..engine.codes import BOT_EV
     from ..rules.cache import compiled
 
     lines = []
-    bots = split_lineup(exp.bots)[0]
+    bots = [b for b in split_lineup(exp.bots)[0] if b.kernel_kind == BOT_EV or b.cls is LearntBot]
+    jobs_text = f"{jobs} job{'s' * (jobs != 1)} (once; then cached)"
     for v in exp.variants:
         cr = compiled(v.rules)
-        for b in (b for b in bots if b.kernel_kind == BOT_EV):
-            if not is_cached(cr, b.params):
+        for b in bots:
+            if b.kernel_kind == BOT_EV and not ev.is_cached(cr, b.params):
                 lines.append(f"  calibration pending: {b.label} on variant {v.label}, about "
-                             f"{estimated_seconds(cr, b.params, jobs):,.0f} s at most with "
-                             f"{jobs} job{'s' * (jobs != 1)} (once; then cached)")
-    return lines or ["  calibrations: none pending (every ev table is cached)"] \
-        if any(b.kernel_kind == BOT_EV for b in bots) else []
+                             f"{ev.estimated_seconds(cr, b.params, jobs):,.0f} s at most with "
+                             + jobs_text)
+            elif b.cls is LearntBot and not learnt.is_cached(cr, b.params):
+                lines.append(f"  training pending: {b.label} on variant {v.label}, about "
+                             f"{learnt.estimated_seconds(cr, b.params, jobs):,.0f} s with "
+                             + jobs_text)
+    return lines or ["  calibrations: none pending (every ev table and learnt model is "
+                     "cached)"] if bots else []
 
 
 def _ev_tables(exp: Experiment, jobs: int) -> dict:
