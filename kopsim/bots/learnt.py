@@ -66,9 +66,9 @@ class LearntModels(NamedTuple):
 
 # core-seconds of pimc teacher play per deal, at 24 + 24 samples, by deck size (measured on
 # 2 cores: kop 20,000 deals in 88 s), and seconds of training per decision and epoch at 64
-# hidden units (kop: about a decision per card dealt, 20 epochs in 90 s); the 24- and 32-card
-# teacher figures are rough (their positions cost far more to solve)
-TEACHER_RATE = {16: 0.0088, 24: 0.05, 32: 0.5}
+# hidden units (kop: about a decision per card dealt, 20 epochs in 90 s); on 24 cards 20,000
+# teacher deals took over 25 minutes (the 24- and 32-card figures are lower bounds)
+TEACHER_RATE = {16: 0.0088, 24: 0.2, 32: 2.0}
 TRAIN_RATE = 14e-6
 
 
