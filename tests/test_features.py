@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from test_bots import _random_prefix, _reshuffle_hidden
 
-from kopsim.bots.features import RANKS, call_features, card_features, feature_sizes
+from kopsim.bots.features import (RANKS, call_features, card_features, feature_sizes,
+                                  feature_tables)
 from kopsim.bots.pimc_kernel import observed
 from kopsim.engine.rng import hand_seed
 from kopsim.rules.cache import compiled
@@ -19,8 +20,8 @@ SPARE = 3  # columns beyond a row, which no feature may write
 
 def _features(cr, obs):
     """(features of each legal action, legal codes) at obs, with SPARE columns past the row."""
-    t = cr.tables
-    fs = feature_sizes(t)
+    fs = feature_sizes(cr.tables)
+    t = feature_tables(cr.tables)
     view = observed(cr, obs)
     if obs.phase == "play":
         legal = np.array([cr.card_index[c] for c in obs.legal_actions], np.int64)

@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine.bits import ONE, ZERO, popcount
+from ..engine.bits import ONE, ZERO, lowbit_index, popcount
 from ..engine.codes import CALL_BID
 from ..engine.jit import kernel_jit
 from ..engine.steps import play_to_trick
@@ -60,7 +60,8 @@ class FeatureSizes(NamedTuple):
 
 class FeatureTables(NamedTuple):
     """The few rule tables the features read: what a decision of the kernel's learnt kind is
-    handed in place of all the ruleset's tables, whose passing cost more than the features."""
+    handed in place of all the ruleset's tables, whose passing cost more than the features;
+    and two the features would otherwise work out at every decision."""
 
     n_cards: int
     n_chain: int
@@ -72,11 +73,25 @@ class FeatureTables(NamedTuple):
     c_order: np.ndarray
     c_team: np.ndarray
     c_team_cards: np.ndarray
+    group_top: np.ndarray  # int64 [order, suit group] its highest card, -1 if it has none
+    total_points: float  # the deck's card points
 
 
 def feature_tables(t) -> FeatureTables:
-    """The rule tables the features read, of t (a ruleset's RuleTables)."""
-    return FeatureTables(*(getattr(t, f) for f in FeatureTables._fields))
+    """The tables the features read, of t (a ruleset's RuleTables)."""
+    n_orders, n_suits = t.suit_mask.shape
+    top = np.full((n_orders, n_suits), -1, np.int64)
+    for o in range(n_orders):
+        for s in range(n_suits):
+            group = int(t.suit_mask[o, s])
+            for c in range(t.n_cards):
+                if group >> c & 1 and not int(t.beat_mask[o, s, c]) & group:
+                    top[o, s] = c
+                    break
+    total = 0.0
+    for c in range(t.n_cards):  # summed in card order, as a compiled loop would
+        total += float(t.card_points[c])
+    return FeatureTables(*(getattr(t, f) for f in FeatureTables._fields[:-2]), top, total)
 
 
 def feature_sizes(t) -> FeatureSizes:
@@ -109,35 +124,24 @@ def _one_hot(x, at, i, n):
 
 
 @kernel_jit(inline='always')
-def _top(t, o, s):
-    """The highest card of suit group s in order o (-1 if the group is empty)."""
-    group = t.suit_mask[o, s]
-    for c in range(t.n_cards):
-        if (group >> np.uint64(c)) & ONE and not (t.beat_mask[o, s, c] & group):
-            return c
-    return -1
-
-
-@kernel_jit(inline='always')
 def _hand(t, o, h, x, at):
     """The summary of hand h (a card mask) in order o into x[at:]; returns the offset after."""
     hs = t.n_cards // 4
-    total = 0.0
-    for c in range(t.n_cards):
-        total += t.card_points[c]
     x[at] = popcount(h & t.suit_mask[o, 0]) / hs
     points = 0.0
-    for c in range(t.n_cards):
-        if (h >> np.uint64(c)) & ONE:
-            points += t.card_points[c]
-            r = t.trump_rank[o, c]
-            if 0 <= r < RANKS:
-                x[at + 1 + r] = 1.0
-    x[at + 1 + RANKS] = points / max(total, 1.0) * 4.0
+    rest = h
+    while rest:  # the hand's cards, lowest first
+        c = lowbit_index(rest)
+        rest &= rest - ONE
+        points += t.card_points[c]
+        r = t.trump_rank[o, c]
+        if 0 <= r < RANKS:
+            x[at + 1 + r] = 1.0
+    x[at + 1 + RANKS] = points / max(t.total_points, 1.0) * 4.0
     at += 2 + RANKS
     for s in range(1, t.suit_mask.shape[1]):
         n = popcount(h & t.suit_mask[o, s])
-        top = _top(t, o, s)
+        top = t.group_top[o, s]
         x[at] = n / hs
         x[at + 1] = 1.0 if top >= 0 and (h >> np.uint64(top)) & ONE else 0.0
         x[at + 2] = 1.0 if n == 0 else 0.0
@@ -220,7 +224,8 @@ def call_action(t, view, code, x, at):
 
 @kernel_jit()
 def call_features(t, view, legal, m, x):
-    """x[j]: the features of the call legal[j], j < m (x zeroed by the caller)."""
+    """x[j]: the features of the call legal[j], j < m (x zeroed by the caller; t: the
+    ruleset's `feature_tables`)."""
     n = call_context(t, view, x[0])
     for j in range(1, m):
         for i in range(n):
@@ -257,28 +262,41 @@ def _trick_so_far(t, view, o):
 
 
 @kernel_jit(inline='always')
-def _taken(t, view, x, at, seat, total):
+def card_situation(t, view):
+    """What the features of a card decision share, worked out once: (the contract, its order,
+    the cards played, the seat's cards left, the cards it has not seen, and of the open trick
+    the suit led or -1, the winning card, its seat and the points in it)."""
+    k, o = _contract(t, view)
+    gone = _gone(view)
+    unseen = ~(view.own | gone) & ((ONE << np.uint64(t.n_cards)) - ONE)
+    led, w, wseat, pts = _trick_so_far(t, view, o)
+    return k, o, gone, view.own & ~gone, unseen, led, w, wseat, pts
+
+
+@kernel_jit(inline='always')
+def _taken(t, view, x, at, seat):
     """Points and tricks each seat (counted from this one) took in the finished tricks."""
     hs = t.n_cards // 4
     for n in range(view.played // 4):
         r = (view.winners[n] - seat) % 4
         x[at + 4 + r] += 1.0 / hs
         for i in range(4):
-            x[at + r] += t.card_points[view.cards[4 * n + i]] / max(total, 1.0)
+            x[at + r] += t.card_points[view.cards[4 * n + i]] / max(t.total_points, 1.0)
     return at + 8
 
 
 @kernel_jit(inline='always')
-def _team_cards(t, view, k, x, at, seat):
+def _team_cards(t, view, k, gone, x, at, seat):
     """Each team card of contract k: held by the seat, or played by whom (counted from it)."""
     for i in range(t.c_team_cards.shape[1]):
         c = t.c_team_cards[k, i]
         if c >= 0:
             if (view.own >> np.uint64(c)) & ONE:
                 x[at] = 1.0
-            for p in range(view.played):
-                if view.cards[p] == c:
-                    x[at + 1 + (view.leaders[p // 4] + p % 4 - seat) % 4] = 1.0
+            if (gone >> np.uint64(c)) & ONE:
+                for p in range(view.played):
+                    if view.cards[p] == c:
+                        x[at + 1 + (view.leaders[p // 4] + p % 4 - seat) % 4] = 1.0
         at += 5
     return at
 
@@ -291,9 +309,12 @@ def _out_and_voids(t, view, o, unseen, x, at, seat):
     for s in range(n_suits):
         x[at + s] = popcount(unseen & t.suit_mask[o, s]) / hs
     at += n_suits
-    for c in range(t.n_cards):
+    rest = unseen
+    while rest:
+        c = lowbit_index(rest)
+        rest &= rest - ONE
         r = t.trump_rank[o, c]
-        if 0 <= r < RANKS and (unseen >> np.uint64(c)) & ONE:
+        if 0 <= r < RANKS:
             x[at + r] = 1.0
     at += RANKS
     for n in range((view.played + 3) // 4):
@@ -306,15 +327,13 @@ def _out_and_voids(t, view, o, unseen, x, at, seat):
 
 
 @kernel_jit(inline='always')
-def card_context(t, view, x):
-    """The card decision's context into x[:card_context] (x zeroed by the caller)."""
+def card_context(t, view, sit, x):
+    """The card decision's context into x[:card_context] (x zeroed by the caller; sit: its
+    `card_situation`)."""
     seat = view.seat
     n_k = t.c_team.shape[0]
     hs = t.n_cards // 4
-    k, o = _contract(t, view)
-    total = 0.0
-    for c in range(t.n_cards):
-        total += t.card_points[c]
+    k, o, gone, hand, unseen, led, w, wseat, pts = sit
     at = _one_hot(x, 0, view.shown[0], n_k)
     decl = view.shown[1]
     at = _one_hot(x, at, (decl - seat) % 4 if decl >= 0 else -1, 4)
@@ -322,25 +341,20 @@ def card_context(t, view, x):
     at = _one_hot(x, at, min(nd, t.n_chain), t.n_chain + 1) - 1
     at = _one_hot(x, at, view.played // 4, hs) - 1
     at = _one_hot(x, at, view.played % 4, 4) - 1
-    led, w, wseat, pts = _trick_so_far(t, view, o)
     at = _one_hot(x, at, led, t.suit_mask.shape[1])
     at = _one_hot(x, at, (wseat - seat) % 4 if led >= 0 else -1, 4)
-    x[at] = pts / max(total, 1.0) * hs
-    at = _taken(t, view, x, at + 1, seat, total)
-    at = _team_cards(t, view, k, x, at, seat)
-    gone = _gone(view)
-    unseen = ~(view.own | gone) & ((ONE << np.uint64(t.n_cards)) - ONE)
+    x[at] = pts / max(t.total_points, 1.0) * hs
+    at = _taken(t, view, x, at + 1, seat)
+    at = _team_cards(t, view, k, gone, x, at, seat)
     at = _out_and_voids(t, view, o, unseen, x, at, seat)
-    return _hand(t, o, view.own & ~gone, x, at)
+    return _hand(t, o, hand, x, at)
 
 
 @kernel_jit(inline='always')
-def card_action(t, view, card, x, at):
-    """The card's own features into x[at:] (zeroed by the caller)."""
-    k, o = _contract(t, view)
-    gone = _gone(view)
-    hand = view.own & ~gone
-    unseen = ~(view.own | gone) & ((ONE << np.uint64(t.n_cards)) - ONE)
+def card_action(t, sit, card, x, at):
+    """The card's own features into x[at:] (zeroed by the caller; sit: the decision's
+    `card_situation`)."""
+    k, o, gone, hand, unseen, led, w, wseat, pts = sit
     s = t.suit[o, card]
     n_suits = t.suit_mask.shape[1]
     x[at + s] = 1.0
@@ -351,7 +365,6 @@ def card_action(t, view, card, x, at):
     at += RANKS
     x[at] = t.card_points[card] / 11.0
     x[at + 1] = 1.0 if not (t.beat_mask[o, s, card] & unseen) else 0.0
-    led, w, wseat, pts = _trick_so_far(t, view, o)
     if led < 0:
         x[at + 2] = x[at + 1]
     else:
@@ -371,10 +384,12 @@ def card_action(t, view, card, x, at):
 
 @kernel_jit()
 def card_features(t, view, legal, m, x):
-    """x[j]: the features of playing card legal[j], j < m (x zeroed by the caller)."""
-    n = card_context(t, view, x[0])
+    """x[j]: the features of playing card legal[j], j < m (x zeroed by the caller; t: the
+    ruleset's `feature_tables`)."""
+    sit = card_situation(t, view)
+    n = card_context(t, view, sit, x[0])
     for j in range(1, m):
         for i in range(n):
             x[j, i] = x[0, i]
     for j in range(m):
-        card_action(t, view, legal[j], x[j], n)
+        card_action(t, sit, legal[j], x[j], n)

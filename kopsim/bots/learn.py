@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from .features import call_features, card_features, feature_sizes
+from .features import call_features, card_features, feature_sizes, feature_tables
 from .teacher import KIND_CALL, Decisions, view_of
 
 
@@ -66,8 +66,8 @@ class Examples(NamedTuple):
 
 def examples(cr, d: Decisions, kind: int) -> Examples:
     """The teacher rows of `kind` (KIND_CALL or KIND_CARD) as feature arrays."""
-    t = cr.tables
-    fs = feature_sizes(t)
+    fs = feature_sizes(cr.tables)
+    t = feature_tables(cr.tables)
     width = fs.call if kind == KIND_CALL else fs.card
     rows = np.flatnonzero(d.kind == kind)
     a = int(d.n_legal[rows].max()) if len(rows) else 1

@@ -17,7 +17,7 @@ import numpy as np
 from ..engine.bits import ONE
 from ..engine.jit import kernel_jit
 from .features import (FeatureTables, call_action, call_context, card_action, card_context,
-                       feature_sizes, feature_tables)
+                       card_situation, feature_sizes, feature_tables)
 
 LP_MODEL = 0  # a learnt bot's kernel parameter row: the index of its models in LearntNets
 # the nets' numbers in play: single precision halves what a decision reads and doubles what a
@@ -39,6 +39,7 @@ class LearntNets(NamedTuple):
     card_w2: np.ndarray
     card_b2: np.ndarray
     x: np.ndarray  # [action, feature] the decision's feature rows
+    nonzero: np.ndarray  # [feature] which features of a row are not 0
     legal: np.ndarray  # [action] the legal cards of a card decision
     pre_ctx: np.ndarray  # [hidden] the context's part of the hidden layer
     pre: np.ndarray  # [hidden]
@@ -65,21 +66,28 @@ def learnt_nets(cr, models: list) -> LearntNets:
     return LearntNets(feature_tables(cr.tables), *stack("call", fs.call),
                       *stack("card", fs.card),
                       np.zeros((actions, max(fs.call, fs.card)), REAL),
+                      np.zeros(max(fs.call, fs.card), np.int64),
                       np.zeros(actions, np.int64), np.zeros(hidden, REAL), np.zeros(hidden, REAL),
                       np.zeros(actions, REAL))
 
 
 @kernel_jit(inline='always')
-def _add_rows(w1, i, xrow, lo, hi, acc):
-    """acc += xrow[f] * w1[i, f] for the non-zero xrow[f], lo <= f < hi (elementwise, so the
-    sum does not depend on how the machine vectorizes it)."""
-    hidden = acc.shape[0]
+def _add_rows(w1, i, xrow, lo, hi, acc, nonzero):
+    """acc += xrow[f] * w1[i, f] for the non-zero xrow[f], lo <= f < hi, in the order of f
+    (elementwise, so the sum does not depend on how the machine vectorizes it). The non-zero
+    features are listed first without a branch: which are 0 follows no pattern a branch
+    predictor could learn."""
+    n = 0
     for f in range(lo, hi):
+        nonzero[n] = f
+        n += xrow[f] != 0.0
+    hidden = acc.shape[0]
+    for j in range(n):
+        f = nonzero[j]
         v = xrow[f]
-        if v != 0.0:
-            row = w1[i, f]
-            for h in range(hidden):
-                acc[h] += v * row[h]
+        row = w1[i, f]
+        for h in range(hidden):
+            acc[h] += v * row[h]
 
 
 @kernel_jit(inline='always')
@@ -89,12 +97,12 @@ def _score(w1, b1, w2, b2, i, ln, n_ctx, width, m):
     hidden = w1.shape[2]
     for h in range(hidden):
         ln.pre_ctx[h] = b1[i, h]
-    _add_rows(w1, i, ln.x[0], 0, n_ctx, ln.pre_ctx)
+    _add_rows(w1, i, ln.x[0], 0, n_ctx, ln.pre_ctx, ln.nonzero)
     out = w2[i]
     for j in range(m):
         for h in range(hidden):
             ln.pre[h] = ln.pre_ctx[h]
-        _add_rows(w1, i, ln.x[j], n_ctx, width, ln.pre)
+        _add_rows(w1, i, ln.x[j], n_ctx, width, ln.pre, ln.nonzero)
         s = b2[i]
         for h in range(hidden):
             if ln.pre[h] > 0.0:
@@ -148,8 +156,9 @@ def learnt_card(ln, params, view, allowed):
     i = np.int64(params[LP_MODEL])
     width = ln.card_w1.shape[1]
     _clear(ln, m, width)
-    n = card_context(t, view, ln.x[0])
+    sit = card_situation(t, view)
+    n = card_context(t, view, sit, ln.x[0])
     for j in range(m):
-        card_action(t, view, ln.legal[j], ln.x[j], n)
+        card_action(t, sit, ln.legal[j], ln.x[j], n)
     _score(ln.card_w1, ln.card_b1, ln.card_w2, ln.card_b2, i, ln, n, width, m)
     return ln.legal[_first_best(ln, m)]
