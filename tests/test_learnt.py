@@ -146,3 +146,42 @@ def test_calibrate_trains_and_run_check_says_it_is_pending(cache, tmp_path, caps
     assert main(["run", str(exp), "--check", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "training pending" not in out and "none pending" in out
+
+
+@pytest.mark.parametrize("name", ["kop", "baska", "schafkopf-kurz"])
+def test_each_decision_is_the_best_the_model_scores(cache, name):
+    """The compiled decision (parts of the hidden layer kept between calls, single precision)
+    takes an action the trained model, in double precision on the whole feature row, scores
+    best: up to rounding, within 1e-4. The same seat calls with the same hand again and
+    again, and other seats call in between, so kept parts are used and replaced."""
+    from kopsim.bots.features import call_features, card_features, feature_sizes, feature_tables
+    from kopsim.bots.learn import scores
+    from kopsim.bots.pimc_kernel import observed
+
+    rules = load_ruleset(name)
+    cr = compiled(rules)
+    fs, t = feature_sizes(cr.tables), feature_tables(cr.tables)
+    models = L.learnt_models(cr, TINY)
+    spec = BotSpec(L.LearntBot, TINY, "learnt")
+    rng = random.Random(4)
+    checked = {"play": 0, "auction": 0}
+    for i in range(60):
+        state = _random_prefix(rules, hand_seed(8, i), i % 4, rng.randrange(0, 6), rng)
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            action = spec.make(i, seat, rules).act(obs)
+            legal = list(obs.legal_actions)
+            if len(legal) > 1:
+                play = obs.phase == "play"
+                codes = np.array([cr.card_index[c] if play else cr.call_names.index(c)
+                                  for c in legal], np.int64)
+                x = np.zeros((len(legal), fs.card if play else fs.call))
+                (card_features if play else call_features)(t, observed(cr, obs), codes,
+                                                           len(codes), x)
+                s = scores(models.card if play else models.call, x)
+                assert s[legal.index(action)] >= s.max() - 1e-4 * (1 + abs(s.max())), \
+                    (obs.phase, legal, action, s)
+                checked["play" if play else "auction"] += 1
+            state.apply_action(action)
+    assert min(checked.values()) > 50, checked

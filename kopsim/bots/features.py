@@ -190,8 +190,9 @@ def _bid_in_force(t, view):
 
 
 @kernel_jit(inline='always')
-def call_context(t, view, x):
-    """The call decision's context into x[:call_context] (x zeroed by the caller)."""
+def call_public(t, view, x):
+    """The call decision's context but the seat's hand (what the auction has shown) into x;
+    returns the offset after it, where the hand's summaries follow (x zeroed by the caller)."""
     seat = view.seat
     n_k = t.c_team.shape[0]
     at = _one_hot(x, 0, (seat - view.dealer - 1) % 4, 4) - 1
@@ -205,7 +206,14 @@ def call_context(t, view, x):
     for i in range(view.ncalls):
         if view.calls[i] == 0:
             x[at + (view.call_seats[i] - seat) % 4] = 1.0
-    at += 4
+    return at + 4
+
+
+@kernel_jit(inline='always')
+def call_context(t, view, x):
+    """The call decision's context into x[:call_context] (x zeroed by the caller): what the
+    auction has shown, then the hand in each card order."""
+    at = call_public(t, view, x)
     for o in range(t.suit_mask.shape[0]):
         at = _hand(t, o, view.own, x, at)
     return at
@@ -213,13 +221,28 @@ def call_context(t, view, x):
 
 @kernel_jit(inline='always')
 def call_action(t, view, code, x, at):
-    """The call `code`'s own features into x[at:] (zeroed by the caller)."""
+    """The call `code`'s own features into x[at:] (zeroed by the caller): the code, then for a
+    bid the hand in the bid contract's order (`call_order`)."""
     n_k = t.c_team.shape[0]
     x[at + code] = 1.0
     at += CALL_BID + n_k + t.n_chain
-    if CALL_BID <= code < CALL_BID + n_k:
-        at = _hand(t, t.c_order[code - CALL_BID], view.own, x, at)
+    o = call_order(t, code)
+    if o >= 0:
+        at = _hand(t, o, view.own, x, at)
     return at
+
+
+@kernel_jit(inline='always')
+def call_order(t, code):
+    """The card order of the contract a call bids; -1 for a call that bids none."""
+    n_k = t.c_team.shape[0]
+    return t.c_order[code - CALL_BID] if CALL_BID <= code < CALL_BID + n_k else -1
+
+
+@kernel_jit(inline='always')
+def hand_summary(t, o, h, x):
+    """The summary of hand h in order o into x[:hand] (x zeroed by the caller)."""
+    _hand(t, o, h, x, 0)
 
 
 @kernel_jit()

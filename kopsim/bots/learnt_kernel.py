@@ -6,6 +6,12 @@ with the bot's network: the decision's context enters the hidden layer once, eac
 features after it, and only the features that are not 0 are read (most are one-hot). The
 legal action of the highest score is taken, the first of equal ones: calls in the order the
 kernel lists them, cards in card order.
+
+A seat's hand does not change in the auction, and its summaries (in each card order) are most
+of a call's features: their part of the hidden layer is worked out when a seat first calls
+with a hand and kept for its next calls (`_hand_parts`). It depends on the hand and the model
+alone, so a kept part is the very one a new one would be, and no decision depends on what was
+decided before it.
 """
 
 from __future__ import annotations
@@ -16,8 +22,9 @@ import numpy as np
 
 from ..engine.bits import ONE
 from ..engine.jit import kernel_jit
-from .features import (FeatureTables, call_action, call_context, card_action, card_context,
-                       card_situation, feature_sizes, feature_tables)
+from ..engine.codes import CALL_BID
+from .features import (FeatureTables, call_order, call_public, card_action, card_context,
+                       card_situation, feature_sizes, feature_tables, hand_summary)
 
 LP_MODEL = 0  # a learnt bot's kernel parameter row: the index of its models in LearntNets
 # the nets' numbers in play: single precision halves what a decision reads and doubles what a
@@ -44,6 +51,11 @@ class LearntNets(NamedTuple):
     pre_ctx: np.ndarray  # [hidden] the context's part of the hidden layer
     pre: np.ndarray  # [hidden]
     score: np.ndarray  # [action]
+    hand_x: np.ndarray  # [hand feature] one hand summary
+    hand_own: np.ndarray  # uint64 [seat] the hand whose parts are kept, for model:
+    hand_model: np.ndarray  # int64 [seat] (-1: none kept)
+    hand_ctx: np.ndarray  # [seat, hidden] the call context's hand summaries' part
+    hand_bid: np.ndarray  # [seat, order, hidden] the part of a bid's hand summary in the order
 
 
 def learnt_nets(cr, models: list) -> LearntNets:
@@ -68,15 +80,17 @@ def learnt_nets(cr, models: list) -> LearntNets:
                       np.zeros((actions, max(fs.call, fs.card)), REAL),
                       np.zeros(max(fs.call, fs.card), np.int64),
                       np.zeros(actions, np.int64), np.zeros(hidden, REAL), np.zeros(hidden, REAL),
-                      np.zeros(actions, REAL))
+                      np.zeros(actions, REAL), np.zeros(fs.hand, REAL), np.zeros(4, np.uint64),
+                      np.full(4, -1, np.int64), np.zeros((4, hidden), REAL),
+                      np.zeros((4, cr.tables.suit_mask.shape[0], hidden), REAL))
 
 
 @kernel_jit(inline='always')
-def _add_rows(w1, i, xrow, lo, hi, acc, nonzero):
-    """acc += xrow[f] * w1[i, f] for the non-zero xrow[f], lo <= f < hi, in the order of f
-    (elementwise, so the sum does not depend on how the machine vectorizes it). The non-zero
-    features are listed first without a branch: which are 0 follows no pattern a branch
-    predictor could learn."""
+def _add_rows(w1, i, xrow, lo, hi, acc, nonzero, shift=0):
+    """acc += xrow[f] * w1[i, f + shift] for the non-zero xrow[f], lo <= f < hi, in the order
+    of f (elementwise, so the sum does not depend on how the machine vectorizes it). The
+    non-zero features are listed first without a branch: which are 0 follows no pattern a
+    branch predictor could learn."""
     n = 0
     for f in range(lo, hi):
         nonzero[n] = f
@@ -85,7 +99,7 @@ def _add_rows(w1, i, xrow, lo, hi, acc, nonzero):
     for j in range(n):
         f = nonzero[j]
         v = xrow[f]
-        row = w1[i, f]
+        row = w1[i, f + shift]
         for h in range(hidden):
             acc[h] += v * row[h]
 
@@ -126,19 +140,64 @@ def _clear(ln, m, width):
             ln.x[j, f] = 0.0
 
 
+@kernel_jit(inline='always')
+def _hand_parts(ln, t, i, own, seat, n_pub, n):
+    """Keeps in ln.hand_ctx[seat] and ln.hand_bid[seat] the hidden layer's parts of hand own's
+    summaries, by call model i: in the context (its summaries follow the n_pub public
+    features) and in a bid in each order (after the n context features and the call codes);
+    made anew only when the seat's hand or model is not the one kept."""
+    if ln.hand_own[seat] == own and ln.hand_model[seat] == i:
+        return
+    w1 = ln.call_w1
+    hidden, size = w1.shape[2], ln.hand_x.shape[0]
+    bid_at = n + CALL_BID + t.c_team.shape[0] + t.n_chain
+    for h in range(hidden):
+        ln.hand_ctx[seat, h] = 0.0
+    for o in range(t.suit_mask.shape[0]):
+        for f in range(size):
+            ln.hand_x[f] = 0.0
+        hand_summary(t, o, own, ln.hand_x)
+        _add_rows(w1, i, ln.hand_x, 0, size, ln.hand_ctx[seat], ln.nonzero, n_pub + o * size)
+        for h in range(hidden):
+            ln.hand_bid[seat, o, h] = 0.0
+        _add_rows(w1, i, ln.hand_x, 0, size, ln.hand_bid[seat, o], ln.nonzero, bid_at)
+    ln.hand_own[seat], ln.hand_model[seat] = own, i
+
+
 @kernel_jit()
 def learnt_call(ln, params, view, legal, m):
-    """The index in legal[:m] (call codes) of the call the learnt bot makes seeing view."""
+    """The index in legal[:m] (call codes) of the call the learnt bot makes seeing view: the
+    context's public features and each call's code are read from the row, the hand's
+    summaries from `_hand_parts`."""
     if m == 1:
         return 0
     t = ln.tables
     i = np.int64(params[LP_MODEL])
-    width = ln.call_w1.shape[1]
-    _clear(ln, m, width)
-    n = call_context(t, view, ln.x[0])
+    w1 = ln.call_w1
+    hidden = w1.shape[2]
+    _clear(ln, 1, w1.shape[1])
+    n_pub = call_public(t, view, ln.x[0])
+    n = n_pub + t.suit_mask.shape[0] * ln.hand_x.shape[0]  # the context's size
+    _hand_parts(ln, t, i, view.own, view.seat, n_pub, n)
+    for h in range(hidden):
+        ln.pre_ctx[h] = ln.call_b1[i, h]
+    _add_rows(w1, i, ln.x[0], 0, n_pub, ln.pre_ctx, ln.nonzero)
+    for h in range(hidden):
+        ln.pre_ctx[h] += ln.hand_ctx[view.seat, h]
+    out = ln.call_w2[i]
     for j in range(m):
-        call_action(t, view, legal[j], ln.x[j], n)
-    _score(ln.call_w1, ln.call_b1, ln.call_w2, ln.call_b2, i, ln, n, width, m)
+        code = legal[j]
+        for h in range(hidden):  # the code's one-hot feature: its row, times 1
+            ln.pre[h] = ln.pre_ctx[h] + w1[i, n + code, h]
+        o = call_order(t, code)
+        if o >= 0:
+            for h in range(hidden):
+                ln.pre[h] += ln.hand_bid[view.seat, o, h]
+        s = ln.call_b2[i]
+        for h in range(hidden):
+            if ln.pre[h] > 0.0:
+                s += ln.pre[h] * out[h]
+        ln.score[j] = s
     return _first_best(ln, m)
 
 
