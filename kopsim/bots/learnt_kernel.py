@@ -30,6 +30,12 @@ LP_MODEL = 0  # a learnt bot's kernel parameter row: the index of its models in 
 # the nets' numbers in play: single precision halves what a decision reads and doubles what a
 # vector instruction holds; the models are trained and stored in double precision
 REAL = np.float32
+ZERO = REAL(0.0)
+# the output layer sums its hidden units in LANES partial sums, each of every LANES-th unit,
+# then the partial sums in their order: a fixed order of additions (no result depends on the
+# machine's vector width) in which no addition waits for the one before; hidden layers are
+# padded with zero units to a multiple of it
+LANES = 16
 
 
 class LearntNets(NamedTuple):
@@ -56,14 +62,16 @@ class LearntNets(NamedTuple):
     hand_model: np.ndarray  # int64 [seat] (-1: none kept)
     hand_ctx: np.ndarray  # [seat, hidden] the call context's hand summaries' part
     hand_bid: np.ndarray  # [seat, order, hidden] the part of a bid's hand summary in the order
+    lanes: np.ndarray  # [LANES] the output layer's partial sums
 
 
 def learnt_nets(cr, models: list) -> LearntNets:
     """The nets of `models` (LearntModels, in line-up order), stacked for the kernel; with no
     models, empty nets (the kernel holds them all the same)."""
     fs = feature_sizes(cr.tables)
-    hidden = max([m.call.w1.shape[1] for m in models] + [m.card.w1.shape[1] for m in models]
+    widest = max([m.call.w1.shape[1] for m in models] + [m.card.w1.shape[1] for m in models]
                  + [1])
+    hidden = -(-widest // LANES) * LANES
     n = len(models)
 
     def stack(kind: str, width: int):
@@ -82,7 +90,8 @@ def learnt_nets(cr, models: list) -> LearntNets:
                       np.zeros(actions, np.int64), np.zeros(hidden, REAL), np.zeros(hidden, REAL),
                       np.zeros(actions, REAL), np.zeros(fs.hand, REAL), np.zeros(4, np.uint64),
                       np.full(4, -1, np.int64), np.zeros((4, hidden), REAL),
-                      np.zeros((4, cr.tables.suit_mask.shape[0], hidden), REAL))
+                      np.zeros((4, cr.tables.suit_mask.shape[0], hidden), REAL),
+                      np.zeros(LANES, REAL))
 
 
 @kernel_jit(inline='always')
@@ -117,11 +126,22 @@ def _score(w1, b1, w2, b2, i, ln, n_ctx, width, m):
         for h in range(hidden):
             ln.pre[h] = ln.pre_ctx[h]
         _add_rows(w1, i, ln.x[j], n_ctx, width, ln.pre, ln.nonzero)
-        s = b2[i]
-        for h in range(hidden):
-            if ln.pre[h] > 0.0:
-                s += ln.pre[h] * out[h]
-        ln.score[j] = s
+        ln.score[j] = _output(ln, out, b2[i])
+
+
+@kernel_jit(inline='always')
+def _output(ln, out, bias):
+    """The score of the hidden layer's input ln.pre: bias + out · relu(ln.pre)."""
+    for k in range(LANES):
+        ln.lanes[k] = ZERO
+    for at in range(0, ln.pre.shape[0], LANES):
+        for k in range(LANES):
+            p = ln.pre[at + k]
+            ln.lanes[k] += (p if p > ZERO else ZERO) * out[at + k]
+    s = bias
+    for k in range(LANES):
+        s += ln.lanes[k]
+    return s
 
 
 @kernel_jit(inline='always')
@@ -193,11 +213,7 @@ def learnt_call(ln, params, view, legal, m):
         if o >= 0:
             for h in range(hidden):
                 ln.pre[h] += ln.hand_bid[view.seat, o, h]
-        s = ln.call_b2[i]
-        for h in range(hidden):
-            if ln.pre[h] > 0.0:
-                s += ln.pre[h] * out[h]
-        ln.score[j] = s
+        ln.score[j] = _output(ln, out, ln.call_b2[i])
     return _first_best(ln, m)
 
 
