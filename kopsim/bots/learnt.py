@@ -64,11 +64,12 @@ class LearntModels(NamedTuple):
     summary: dict | None = None  # how the training went (`training_summary`); not hashed
 
 
-# core-seconds of pimc teacher play per deal, at 24 + 24 samples, by deck size (measured on
-# 2 cores: kop 20,000 deals in 88 s), and seconds of training per decision and epoch at 64
-# hidden units (kop: about a decision per card dealt, 20 epochs in 90 s); on 24 cards 20,000
-# teacher deals took over 25 minutes (the 24- and 32-card figures are lower bounds)
-TEACHER_RATE = {16: 0.0088, 24: 0.2, 32: 2.0}
+# core-seconds of pimc teacher play per deal, at 24 + 24 samples, by deck size (measured:
+# kop 20,000 deals in 88 s on 2 cores; schafkopf-kurz 4,000 deals at 12 + 12 samples in
+# 1,408 s on one), and seconds of training per decision and epoch at 64 hidden units (kop:
+# about a decision per card dealt, 20 epochs in 90 s). The 32-card figure is a guess (not
+# measured): two more tricks make each position dearer to solve.
+TEACHER_RATE = {16: 0.0088, 24: 0.7, 32: 5.0}
 TRAIN_RATE = 14e-6
 
 
