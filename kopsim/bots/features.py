@@ -100,7 +100,7 @@ def feature_sizes(t) -> FeatureSizes:
     n_k = t.c_team.shape[0]
     hs = t.n_cards // 4
     hand = 2 + RANKS + 3 * (n_suits - 1)
-    n_codes = CALL_BID + n_k + t.n_chain
+    n_codes = call_codes.py_func(t)  # (plain Python here: no build for RuleTables)
     call_context = 4 + 1 + (n_k + 1) + 5 + (t.n_chain + 1) + 5 + 4 + n_orders * hand
     team = t.c_team_cards.shape[1]
     card_context = ((n_k + 1) + 5 + (t.n_chain + 1) + hs + 4 + (n_suits + 1) + 5 + 1 + 8
@@ -223,13 +223,19 @@ def call_context(t, view, x):
 def call_action(t, view, code, x, at):
     """The call `code`'s own features into x[at:] (zeroed by the caller): the code, then for a
     bid the hand in the bid contract's order (`call_order`)."""
-    n_k = t.c_team.shape[0]
     x[at + code] = 1.0
-    at += CALL_BID + n_k + t.n_chain
+    at += call_codes(t)
     o = call_order(t, code)
     if o >= 0:
         at = _hand(t, o, view.own, x, at)
     return at
+
+
+@kernel_jit(inline='always')
+def call_codes(t):
+    """How many call codes a call's one-hot code takes (pass, ask, a bid of each contract, each
+    double of the chain): after them, a bid's hand summary."""
+    return CALL_BID + t.c_team.shape[0] + t.n_chain
 
 
 @kernel_jit(inline='always')

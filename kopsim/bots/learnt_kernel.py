@@ -22,9 +22,9 @@ import numpy as np
 
 from ..engine.bits import ONE
 from ..engine.jit import kernel_jit
-from ..engine.codes import CALL_BID
-from .features import (FeatureTables, call_order, call_public, card_action, card_context,
-                       card_situation, feature_sizes, feature_tables, hand_summary)
+from .features import (FeatureTables, call_codes, call_order, call_public, card_action,
+                       card_context, card_situation, feature_sizes, feature_tables,
+                       hand_summary)
 
 LP_MODEL = 0  # a learnt bot's kernel parameter row: the index of its models in LearntNets
 # the nets' numbers in play: single precision halves what a decision reads and doubles what a
@@ -170,7 +170,7 @@ def _hand_parts(ln, t, i, own, seat, n_pub, n):
         return
     w1 = ln.call_w1
     hidden, size = w1.shape[2], ln.hand_x.shape[0]
-    bid_at = n + CALL_BID + t.c_team.shape[0] + t.n_chain
+    bid_at = n + call_codes(t)
     for h in range(hidden):
         ln.hand_ctx[seat, h] = 0.0
     for o in range(t.suit_mask.shape[0]):
