@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .bits import ONE, ZERO, allowed_cards, nth_bit, popcount
+from .bits import ONE, ZERO, allowed_cards, lowbit_index, nth_bit, popcount
 from . import botcalls
 from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS,
                     REPLAY_CONTRADICTED, REPLAY_NEXT, REPLAY_OVER, STYLE_ASK, STYLE_SINGLE,
@@ -330,6 +330,8 @@ def _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, force, pimc):
         return botcalls.pimc_call(t, lu.pimc, lu.bot_params[b], sc.seed[0], view, buf,
                                   np.int64(m))
     if pimc and kind == BOT_LEARNT:
+        if m == 1:  # one call: the call and its arguments cost more than the choice
+            return 0
         view = _view(sc, out, h, seat, (seat - position + 3) % 4, ncalls, 0, seat)
         return botcalls.learnt_call(lu.learnt, lu.bot_params[b], view, buf, np.int64(m))
     if kind == BOT_EV:
@@ -496,6 +498,8 @@ def _choose_card(t, lu, sc, out, h, seat, allowed, force, at, endgame, pimc):
         view = _view(sc, out, h, seat, (forehand + 3) % 4, out.ncalls[h], played, -1)
         return botcalls.pimc_card(t, lu.pimc, lu.bot_params[b], sc.seed[0], view, allowed)
     if pimc and kind == BOT_LEARNT:
+        if not allowed & (allowed - ONE):  # one card: the call and its arguments cost more
+            return lowbit_index(allowed)
         view = _view(sc, out, h, seat, (forehand + 3) % 4, out.ncalls[h], played, -1)
         return botcalls.learnt_card(lu.learnt, lu.bot_params[b], view, allowed)
     if endgame and kind == BOT_EV:
