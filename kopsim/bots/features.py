@@ -382,8 +382,17 @@ def card_context(t, view, sit, x):
 @kernel_jit(inline='always')
 def card_action(t, sit, card, x, at):
     """The card's own features into x[at:] (zeroed by the caller; sit: the decision's
-    `card_situation`)."""
-    k, o, gone, hand, unseen, led, w, wseat, pts = sit
+    `card_situation`): those of the card in the contract's order alone (`card_static`), then
+    those of the play so far (`card_dynamic`)."""
+    card_static(t, sit[1], card, x, at)
+    return card_dynamic(t, sit, card, x, at)
+
+
+@kernel_jit(inline='always')
+def card_static(t, o, card, x, at):
+    """The features of a card that depend on the card order o alone, into their slots of
+    x[at:] (`card_action`'s layout): its suit group, trump rank, points, and how many of its
+    group rank above it."""
     s = t.suit[o, card]
     n_suits = t.suit_mask.shape[1]
     x[at + s] = 1.0
@@ -393,6 +402,17 @@ def card_action(t, sit, card, x, at):
         x[at + r] = 1.0
     at += RANKS
     x[at] = t.card_points[card] / 11.0
+    above = t.beat_mask[o, s, card] & t.suit_mask[o, s]
+    x[at + 7] = popcount(above) / (t.n_cards // 4)
+
+
+@kernel_jit(inline='always')
+def card_dynamic(t, sit, card, x, at):
+    """The features of a card that depend on the play so far, into their slots of x[at:]
+    (`card_action`'s layout); returns the offset after the card's features."""
+    k, o, gone, hand, unseen, led, w, wseat, pts = sit
+    s = t.suit[o, card]
+    at += t.suit_mask.shape[1] + RANKS
     x[at + 1] = 1.0 if not (t.beat_mask[o, s, card] & unseen) else 0.0
     if led < 0:
         x[at + 2] = x[at + 1]
@@ -404,9 +424,8 @@ def card_action(t, sit, card, x, at):
     x[at + 5] = 1.0 if not (mine & ~t.beat_mask[o, s, card] & ~(ONE << np.uint64(card))) \
         else 0.0  # my lowest of it
     x[at + 6] = 1.0 if popcount(mine) == 1 else 0.0
-    # its place in its group: the group's cards above it, and those of them still out
+    # of the group's cards above it, those still out
     above = t.beat_mask[o, s, card] & t.suit_mask[o, s]
-    x[at + 7] = popcount(above) / (t.n_cards // 4)
     x[at + 8] = popcount(above & unseen) / (t.n_cards // 4)
     return at + 9
 

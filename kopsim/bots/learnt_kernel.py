@@ -22,8 +22,8 @@ import numpy as np
 
 from ..engine.bits import ONE
 from ..engine.jit import kernel_jit
-from .features import (FeatureTables, call_codes, call_order, call_public, card_action,
-                       card_context, card_situation, feature_sizes, feature_tables,
+from .features import (FeatureTables, call_codes, call_order, call_public, card_context,
+                       card_dynamic, card_situation, card_static, feature_sizes, feature_tables,
                        hand_summary)
 
 LP_MODEL = 0  # a learnt bot's kernel parameter row: the index of its models in LearntNets
@@ -32,9 +32,9 @@ LP_MODEL = 0  # a learnt bot's kernel parameter row: the index of its models in 
 REAL = np.float32
 ZERO = REAL(0.0)
 # the output layer sums its hidden units in LANES partial sums, each of every LANES-th unit,
-# then the partial sums in their order: a fixed order of additions (no result depends on the
-# machine's vector width) in which no addition waits for the one before; hidden layers are
-# padded with zero units to a multiple of it
+# then the partial sums pairwise (the upper half onto the lower, until one is left): a fixed
+# order of additions (no result depends on the machine's vector width) in which few additions
+# wait for the one before; hidden layers are padded with zero units to a multiple of it
 LANES = 16
 
 
@@ -51,6 +51,9 @@ class LearntNets(NamedTuple):
     card_b1: np.ndarray
     card_w2: np.ndarray
     card_b2: np.ndarray
+    # [model, order, card, hidden] the hidden layer's part of a card's features that depend on
+    # the card order alone (`features.card_static`): one row read where there were four
+    card_static: np.ndarray
     x: np.ndarray  # [action, feature] the decision's feature rows
     nonzero: np.ndarray  # [feature] which features of a row are not 0
     legal: np.ndarray  # [action] the legal cards of a card decision
@@ -83,8 +86,9 @@ def learnt_nets(cr, models: list) -> LearntNets:
             w1[i, :, :h], b1[i, :h], w2[i, :h], b2[i] = net.w1, net.b1, net.w2, net.b2[0]
         return [w1, b1, w2, b2]
     actions = max(cr.n_cards // 4, len(cr.call_names))
-    return LearntNets(feature_tables(cr.tables), *stack("call", fs.call),
-                      *stack("card", fs.card),
+    tables = feature_tables(cr.tables)
+    return LearntNets(tables, *stack("call", fs.call), *stack("card", fs.card),
+                      _card_static(tables, models, hidden, fs.card_context, fs.card_action),
                       np.zeros((actions, max(fs.call, fs.card)), REAL),
                       np.zeros(max(fs.call, fs.card), np.int64),
                       np.zeros(actions, np.int64), np.zeros(hidden, REAL), np.zeros(hidden, REAL),
@@ -92,6 +96,22 @@ def learnt_nets(cr, models: list) -> LearntNets:
                       np.full(4, -1, np.int64), np.zeros((4, hidden), REAL),
                       np.zeros((4, cr.tables.suit_mask.shape[0], hidden), REAL),
                       np.zeros(LANES, REAL))
+
+
+def _card_static(t: FeatureTables, models: list, hidden: int, at: int, size: int) -> np.ndarray:
+    """[model, order, card, hidden]: each card's `card_static` features in each card order,
+    through the card models' first layer (its rows from `at`; in double precision, then
+    single)."""
+    n_orders = t.suit_mask.shape[0]
+    x = np.zeros((n_orders, t.n_cards, size))
+    for o in range(n_orders):
+        for c in range(t.n_cards):
+            card_static.py_func(t, o, c, x[o, c], 0)
+    parts = np.zeros((len(models), n_orders, t.n_cards, hidden), REAL)
+    for i, m in enumerate(models):
+        w1 = m.card.w1[at:at + size]
+        parts[i, :, :, :w1.shape[1]] = x @ w1
+    return parts
 
 
 @kernel_jit(inline='always')
@@ -123,19 +143,22 @@ def _add_rows(w1, i, xrow, lo, hi, acc, nonzero, shift=0):
 
 
 @kernel_jit(inline='always')
-def _score(w1, b1, w2, b2, i, ln, n_ctx, width, m):
-    """ln.score[j] for the feature rows ln.x[:m] (context: the first n_ctx features, read from
-    row 0) by model i of the nets given."""
-    hidden = w1.shape[2]
+def _score_cards(ln, i, o, n_ctx, m):
+    """ln.score[j] for the feature rows ln.x[:m] of the cards ln.legal[:m] by card model i
+    (context: the first n_ctx features, read from row 0; each card's features of the order o
+    alone from ln.card_static, the rest from its row)."""
+    w1 = ln.card_w1
+    hidden, width = w1.shape[2], w1.shape[1]
     for h in range(hidden):
-        ln.pre_ctx[h] = b1[i, h]
+        ln.pre_ctx[h] = ln.card_b1[i, h]
     _add_rows(w1, i, ln.x[0], 0, n_ctx, ln.pre_ctx, ln.nonzero)
-    out = w2[i]
+    out = ln.card_w2[i]
     for j in range(m):
+        static = ln.card_static[i, o, ln.legal[j]]
         for h in range(hidden):
-            ln.pre[h] = ln.pre_ctx[h]
+            ln.pre[h] = ln.pre_ctx[h] + static[h]
         _add_rows(w1, i, ln.x[j], n_ctx, width, ln.pre, ln.nonzero)
-        ln.score[j] = _output(ln, out, b2[i])
+        ln.score[j] = _output(ln, out, ln.card_b2[i])
 
 
 @kernel_jit(inline='always')
@@ -149,10 +172,12 @@ def _output(ln, out, bias):
         for k in range(LANES):
             p = ln.pre[b * LANES + k]
             ln.lanes[k] += (p if p > ZERO else ZERO) * out[b * LANES + k]
-    s = bias
-    for k in range(LANES):
-        s += ln.lanes[k]
-    return s
+    half = LANES // 2
+    while half:  # the partial sums pairwise, halves at a time: a fixed order, a short chain
+        for k in range(half):
+            ln.lanes[k] += ln.lanes[k + half]
+        half //= 2
+    return bias + ln.lanes[0]
 
 
 @kernel_jit(inline='always')
@@ -245,6 +270,6 @@ def learnt_card(ln, params, view, allowed):
     sit = card_situation(t, view)
     n = card_context(t, view, sit, ln.x[0])
     for j in range(m):
-        card_action(t, sit, ln.legal[j], ln.x[j], n)
-    _score(ln.card_w1, ln.card_b1, ln.card_w2, ln.card_b2, i, ln, n, width, m)
+        card_dynamic(t, sit, ln.legal[j], ln.x[j], n)
+    _score_cards(ln, i, sit[1], n, m)
     return ln.legal[_first_best(ln, m)]
