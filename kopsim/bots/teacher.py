@@ -77,7 +77,8 @@ def teacher_deal(params: TeacherParams, i: int) -> tuple[int, int]:
     return hand_seed(params.seed + 7, i), i % 4
 
 
-def _row(cr, view, legal_codes: list[int], values: np.ndarray, chosen: int) -> dict:
+def row_of(cr, view, legal_codes: list[int], values: np.ndarray, chosen: int) -> dict:
+    """A `Decisions` row (but deal and kind) of a decision seen in view."""
     nc, hs = cr.n_cards, cr.n_cards // 4
     calls = np.full(cr.max_calls, -1, np.int16)
     seats = np.full(cr.max_calls, -1, np.int8)
@@ -110,7 +111,7 @@ def play_teacher_deal(cr, ps, row_params: list[float], seed: int, dealer: int) -
         play = obs.phase == "play"
         codes = ([cr.card_index[c] for c in legal] if play
                  else [cr.call_names.index(c) for c in legal])
-        rows.append(dict(_row(cr, view, codes, values, index), kind=int(play)))
+        rows.append(dict(row_of(cr, view, codes, values, index), kind=int(play)))
         state.apply_action(legal[index])
     return rows
 

@@ -108,14 +108,17 @@ class BatchResult:
 def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np.ndarray,
                hand_index: np.ndarray | None = None, bots: list | None = None,
                seat_bot: np.ndarray | None = None, explore: np.ndarray | None = None,
-               ev_table=None, given: np.ndarray | None = None) -> BatchResult:
+               ev_table=None, given: np.ndarray | None = None,
+               forced: np.ndarray | None = None) -> BatchResult:
     """Play one hand per seed; hand i is dealt by `dealers[i]`. `bots` are `BotSpec`s that run
     in the kernel (default: random for every seat); `seat_bot[i, s]` is the index in `bots` of
     the bot in seat s for hand i (default: bot s in seat s, or the single bot everywhere).
     `explore[i] = (j, code)` (calibration) forces the j-th call of hand i to be `code` where it
     is legal, and records every call's legal options (`options`); -1 forces nothing. `ev_table`
     (calibration) is the table every ev bot plays with, instead of its calibrated one; `given[i]`
-    (calibration) the cards of deal i in the order dealt, instead of its shuffle."""
+    (calibration) the cards of deal i in the order dealt, instead of its shuffle; `forced[i]`
+    (rollouts) actions of hand i forced where legal (`loop.Lineup.forced`: call codes in the
+    first max_calls columns, then cards in play order; -1: the bot chooses)."""
     cr = compiled_rules(compiled)
     seeds = np.ascontiguousarray(seeds, np.int64)
     dealers = np.ascontiguousarray(dealers, np.int64)
@@ -130,6 +133,7 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     ev_values, ev_binom, ev_edges = ev_tables(cr, bots, bot_params, ev_table)
     explore = _explore_rows(cr, explore, n)
     given = _given_deals(given, n, nc)
+    forced = _forced_rows(cr, forced, n)
     h_power, h_ctab = rules_table(cr.rules, "heuristic", lambda: heuristic_tables(cr))
     out = Outcomes(
         contract=np.empty(n, np.int16), declarer=np.empty(n, np.int8), old=np.empty(n, np.int8),
@@ -148,7 +152,7 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
         from ..bots.pimc_kernel import pimc_scratch
         pimc = pimc_scratch(cr, 1)
     lineup = Lineup(bot_kind, bot_params, seat_bot, card_bot, h_power, h_ctab, ev_values,
-                    ev_binom, ev_edges, explore, given, np.zeros((0, 2), np.int64),
+                    ev_binom, ev_edges, explore, given, forced, np.zeros((0, 2), np.int64),
                     np.zeros(3, np.int64), pimc, learnt)
     endgame = plays_endgame(bots)
     kernel = ((_play_batch_pimc_endgame if endgame or ONE_KERNEL else _play_batch_pimc) if pimc
@@ -189,6 +193,21 @@ def _given_deals(given, n: int, nc: int) -> np.ndarray:
     if not (np.sort(given, axis=1) == np.arange(nc)).all():
         raise ValueError("every given deal must hold each card of the deck once")
     return given
+
+
+def _forced_rows(cr: CompiledRules, forced, n: int) -> np.ndarray:
+    """The forced actions, checked: a call code or -1 in each of the first max_calls columns,
+    a card or -1 in each of the n_cards after."""
+    width = cr.max_calls + cr.n_cards
+    if forced is None:
+        return np.zeros((0, width), np.int64)
+    forced = np.ascontiguousarray(forced, np.int64).reshape(n, width)
+    n_codes = 2 + len(cr.contract_names) + cr.tables.n_chain
+    if not ((forced[:, :cr.max_calls] >= -1).all() and (forced[:, :cr.max_calls] < n_codes).all()
+            and (forced[:, cr.max_calls:] >= -1).all()
+            and (forced[:, cr.max_calls:] < cr.n_cards).all()):
+        raise ValueError("a forced action must be -1, a call code or a card of the deck")
+    return forced
 
 
 INDEX_COLUMNS = ("seeds", "dealers", "hand_index")

@@ -40,6 +40,10 @@ class Lineup(NamedTuple):
     ev_edges: np.ndarray  # [order, bucket edge]: the key of a hand by its strength, if no columns
     explore: np.ndarray  # [hand] (call number, call code) forced, -1 for none; or no rows
     given: np.ndarray  # [hand, i] the i-th card dealt, instead of a shuffle; or no rows
+    # [hand, i] the actions forced (rollouts: a decision's history, then the action valued):
+    # the code of call i for i < max_calls, else the card played (i - max_calls)-th; each
+    # where legal, -1 where the bot chooses; or no rows
+    forced: np.ndarray
     # pimc's replay of the public auction on a world (`replay_auction`): [call] (seat, code)
     # said, instead of the bots' calls (no rows in a line-up of bots); replay_out: [0] how
     # many, then what the replay found (REPLAY_*) and the seat to speak next
@@ -310,6 +314,28 @@ def _view(sc, out, h, seat, dealer, ncalls, played, to_speak):
 
 
 @kernel_jit(inline='always')
+def _forced_call(lu, h, ncalls, buf, m):
+    """The index in buf[:m] of the call forced as call ncalls of hand h; -1 if none is, or if
+    it is not among them."""
+    if lu.forced.shape[0] > 0 and ncalls < lu.forced.shape[1]:
+        code = lu.forced[h, ncalls]
+        for i in range(m):
+            if code >= 0 and buf[i] == code:
+                return i
+    return -1
+
+
+@kernel_jit(inline='always')
+def _forced_card(t, lu, h, played, allowed):
+    """The card forced as the played-th of hand h; -1 if none is, or if it is not allowed."""
+    if lu.forced.shape[0] > 0:
+        card = lu.forced[h, lu.forced.shape[1] - t.n_cards + played]
+        if 0 <= card < t.n_cards and (allowed >> np.uint64(card)) & ONE:
+            return card
+    return -1
+
+
+@kernel_jit(inline='always')
 def _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, force, pimc):
     """The index in sc.calls[:m] of the call seat makes: the one calibration forces, else its
     bot's choice (position: the seat's, counted from forehand; in the round a silent first
@@ -321,6 +347,9 @@ def _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, force, pimc):
         for i in range(m):
             if buf[i] == explore[h, 1]:
                 return i
+    forced = _forced_call(lu, h, ncalls, buf, m)
+    if forced >= 0:
+        return forced
     b = lu.seat_bot[h, seat]
     kind = lu.bot_kind[b]
     if kind == BOT_RANDOM:
@@ -490,6 +519,9 @@ def _choose_card(t, lu, sc, out, h, seat, allowed, force, at, endgame, pimc):
     many cards were played before this one."""
     bid, bidder, nd = force
     leader, forehand, played = at
+    forced = _forced_card(t, lu, h, played, allowed)
+    if forced >= 0:
+        return forced
     b = lu.card_bot[lu.seat_bot[h, seat]]
     kind = lu.bot_kind[b]
     if kind == BOT_RANDOM:

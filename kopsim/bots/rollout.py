@@ -1,0 +1,196 @@
+"""Teacher values from rollouts: each legal action played on, in sampled worlds, by fast bots.
+
+pimc values an action by solving each world it samples double-dummy: exact for the world, but
+on 32 cards a solve from the first trick takes up to seconds. A rollout values it by playing
+the world on with a fast line-up (ev, or a learnt bot of an earlier round), each seat deciding
+from its own view, in the batch kernel: microseconds a world. The value is the action's when
+the line-up plays on after it, so a policy learnt from the best of them improves on the
+line-up by one step (rollout algorithms: Tesauro & Galperin 1996, Bertsekas 1997), and can in
+turn play the next round's rollouts.
+
+The decisions valued are those of the line-up's own play of the teacher deals (the states it
+reaches; deal i is `teacher.teacher_deal(params, i)`), read through the reference engine: each
+decision's view is the seat's `Observation` (`pimc_kernel.observed`), so no row reads a hidden
+card. For each decision with a choice, worlds are drawn as pimc draws them
+(`worlds.draw_worlds`: uniform among the deals consistent with everything the seat saw, its
+calls and the cards played included), and each world is played once per legal action, the
+same worlds for every action (so their differences are not blurred by the draws): the public
+actions so far and then the action are forced (`play_batch(forced=...)`), the line-up plays
+the rest. An action's value is the deciding seat's mean payout over the worlds; the action
+taken in the row is the one of highest value (the first of equal ones).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..engine.draws import GOLDEN
+from ..engine.jit import built_call, kernel_jit
+from ..engine.reference import Deal, State
+from ..rules.cache import compiled
+from .pimc_kernel import observed
+from .teacher import CHUNK, TeacherParams, as_decisions, row_of, teacher_deal
+from .worlds import decision_state, draw_worlds, world_scratch
+
+MAX_TRIES = 64  # draws per world wanted before a decision gives up looking (as pimc's)
+
+
+class RolloutParams(BaseModel):
+    """The rollout teacher: its deals, its worlds, and the line-up that plays them on."""
+
+    model_config = ConfigDict(extra="forbid", strict=False)
+    deals: int = Field(2000, ge=1, le=10_000_000, description="deals the line-up plays")
+    seed: int = Field(0, description="of the deals (as the pimc teacher's) and the worlds")
+    worlds: int = Field(16, ge=1, le=4096, description="worlds per decision")
+    bot: dict = Field(default_factory=lambda: {"name": "ev"},
+                      description="the bot of the line-up that plays the deals and the worlds")
+
+    def deals_of(self) -> TeacherParams:
+        return TeacherParams(deals=self.deals, seed=self.seed)
+
+
+@kernel_jit()
+def _draw(t, ws, view, n, seed, mix, max_draws):
+    """Up to n worlds for the decision seen in view, into ws; how many were drawn."""
+    state = decision_state(seed, mix, view.seat, view.ncalls + view.played)
+    return draw_worlds(t, ws, view, n, state, max_draws)
+
+
+def dealt_order(hands: np.ndarray, dealer: int, n_cards: int) -> np.ndarray:
+    """A deck order that deals hands[s] (card masks) to seat s, one card at a time from the
+    dealer's left (`steps.hand_out`): what `play_batch(given=...)` takes."""
+    order = np.empty(n_cards, np.int64)
+    for s in range(4):
+        cards = [c for c in range(n_cards) if int(hands[s]) >> c & 1]
+        slots = [i for i in range(n_cards) if (dealer + 1 + i) % 4 == s]
+        order[slots] = cards
+    return order
+
+
+def _forced_row(cr, view, play: bool, action: int) -> np.ndarray:
+    """The public actions of view, then action (a call code, or a card in play)."""
+    row = np.full(cr.max_calls + cr.n_cards, -1, np.int64)
+    row[:view.ncalls] = view.calls[:view.ncalls]
+    row[cr.max_calls:cr.max_calls + view.played] = view.cards[:view.played]
+    row[cr.max_calls + view.played if play else view.ncalls] = action
+    return row
+
+
+def _decisions(cr, seed: int, dealer: int, cards: np.ndarray, calls: np.ndarray):
+    """The decisions with a choice along the line-up's play of one deal (its calls and cards
+    as the kernel recorded them): (observation, legal codes) each."""
+    state = State(cr.rules, Deal.from_seed(cr.rules, seed, dealer))
+    found, ci, pi = [], 0, 0
+    while not state.is_terminal():
+        obs = state.observation(state.current_player())
+        legal = list(obs.legal_actions)
+        if obs.phase == "play":
+            action = cr.cards[cards[pi]]
+            pi += 1
+        else:
+            action = cr.call_names[calls[ci]]
+            ci += 1
+        if len(legal) > 1:
+            found.append(obs)
+        state.apply_action(action)
+    return found
+
+
+def _chunk_rows(rules, params: RolloutParams, first: int, n: int) -> list[dict]:
+    """The rows of teacher deals first..first+n-1."""
+    from ..engine.kernel import play_batch
+    from . import bot_spec, kernel  # noqa: F401  (kernel: fills the kernel's slots)
+
+    cr = compiled(rules)
+    bots = [bot_spec(params.bot)]
+    deals = [teacher_deal(params.deals_of(), i) for i in range(first, first + n)]
+    played = play_batch(cr, np.array([s for s, _ in deals], np.int64),
+                        np.array([d for _, d in deals], np.int64), bots=bots)
+    found, which = [], []
+    for j, (seed, dealer) in enumerate(deals):
+        for obs in _decisions(cr, seed, dealer, played.cards[j], played.calls[j]):
+            found.append((seed, obs))
+            which.append(first + j)
+    valued = value_decisions(cr, params, bots, found)
+    return [dict(row_of(cr, view, codes, values, int(np.argmax(values))),
+                 kind=int(view.to_speak < 0), deal=deal)
+            for deal, (view, codes, values) in zip(which, valued)]
+
+
+def value_decisions(cr, params: RolloutParams, bots: list, decisions: list) -> list:
+    """(view, legal codes, values) of each decision (hand seed, the deciding seat's
+    `Observation`): each legal action's mean payout to the seat over the worlds drawn for it,
+    played on by the line-up `bots` (BotSpecs) in one batch."""
+    from ..engine.kernel import play_batch
+
+    ws = world_scratch(cr, params.worlds)
+    mix = np.uint64((params.seed + 1) * int(GOLDEN) % 2**64)
+    pending = []  # (view, legal codes, first world row, worlds)
+    given, forced, seeds, dealers = [], [], [], []
+    for seed, obs in decisions:
+        view = observed(cr, obs)
+        play = obs.phase == "play"
+        codes = [cr.card_index[c] if play else cr.call_names.index(c)
+                 for c in obs.legal_actions]
+        nw = int(built_call(_draw, cr.tables, ws, view, params.worlds, np.uint64(seed), mix,
+                            params.worlds * MAX_TRIES))
+        pending.append((view, codes, len(given), nw))
+        for w in range(nw):
+            order = dealt_order(ws.hands[w], obs.dealer, cr.n_cards)
+            for a in codes:
+                given.append(order)
+                forced.append(_forced_row(cr, view, play, a))
+                seeds.append(seed)
+                dealers.append(obs.dealer)
+    out = None
+    if given:
+        forced = np.array(forced)
+        out = play_batch(cr, np.array(seeds, np.int64), np.array(dealers, np.int64), bots=bots,
+                         given=np.array(given), forced=forced)
+    return [(view, codes, _values(cr, out, forced, view.seat, len(codes), at, nw))
+            for view, codes, at, nw in pending]
+
+
+def _values(cr, out, forced, seat: int, m: int, at: int, nw: int) -> np.ndarray:
+    """Each of m actions' mean payout to seat over the worlds (rows at + w * m + action)
+    whose play took every forced action; 0 where none did."""
+    totals, counts = np.zeros(m), np.zeros(m)
+    for w in range(nw):
+        for a in range(m):
+            r = at + w * m + a
+            if _followed(cr, out, forced[r], r):
+                totals[a] += out.payouts[r, seat]
+                counts[a] += 1
+    return np.where(counts > 0, totals / np.maximum(counts, 1), 0.0)
+
+
+def _followed(cr, out, forced: np.ndarray, r: int) -> bool:
+    """Whether hand r's play took every action forced on it."""
+    calls, cards = forced[:cr.max_calls], forced[cr.max_calls:]
+    n_calls, n_cards = int((calls >= 0).sum()), int((cards >= 0).sum())
+    return bool((out.calls[r, :n_calls] == calls[:n_calls]).all()
+                and (out.cards[r, :n_cards] == cards[:n_cards]).all())
+
+
+def rollout_decisions(rules, params: RolloutParams, jobs: int = 1,
+                      advance: Callable[[int], None] | None = None):
+    """The rollout teacher's `teacher.Decisions` over deals 0..params.deals-1, in fixed chunks
+    (`jobs` processes; `advance(deals)` after each chunk): the same rows whatever the jobs."""
+    from joblib import Parallel, delayed
+
+    starts = range(0, params.deals, CHUNK)
+    work = (delayed(_chunk_rows)(rules, params, s, min(CHUNK, params.deals - s))
+            for s in starts)
+    rows: list[dict] = []
+    if jobs <= 1:
+        parts = (w[0](*w[1], **w[2]) for w in work)
+    else:
+        parts = Parallel(n_jobs=jobs, return_as="generator")(work)
+    for s, part in zip(starts, parts):
+        rows += part
+        if advance is not None:
+            advance(min(CHUNK, params.deals - s))
+    return as_decisions(compiled(rules), rows)
