@@ -60,23 +60,29 @@ def _draw(t, ws, view, n, seed, mix, max_draws):
 
 
 def dealt_order(hands: np.ndarray, dealer: int, n_cards: int) -> np.ndarray:
-    """A deck order that deals hands[s] (card masks) to seat s, one card at a time from the
-    dealer's left (`steps.hand_out`): what `play_batch(given=...)` takes."""
-    order = np.empty(n_cards, np.int64)
+    """Deck orders that deal hands[..., s] (card masks; any leading shape) to seat s, one card
+    at a time from the dealer's left (`steps.hand_out`): what `play_batch(given=...)`
+    takes."""
+    hands = np.asarray(hands, np.uint64)
+    lead = hands.shape[:-1]
+    bits = (hands.reshape(-1, 4)[:, :, None] >> np.arange(n_cards, dtype=np.uint64)) & 1
+    hs = n_cards // 4
+    cards = np.nonzero(bits.reshape(-1, n_cards))[1].reshape(-1, 4, hs)  # each seat's, rising
+    order = np.empty((cards.shape[0], n_cards), np.int64)
     for s in range(4):
-        cards = [c for c in range(n_cards) if int(hands[s]) >> c & 1]
-        slots = [i for i in range(n_cards) if (dealer + 1 + i) % 4 == s]
-        order[slots] = cards
-    return order
+        order[:, [i for i in range(n_cards) if (dealer + 1 + i) % 4 == s]] = cards[:, s]
+    return order.reshape(*lead, n_cards)
 
 
-def _forced_row(cr, view, play: bool, action: int) -> np.ndarray:
-    """The public actions of view, then action (a call code, or a card in play)."""
+def _forced_rows(cr, view, play: bool, codes: list[int], nw: int) -> np.ndarray:
+    """[world, action] rows: the public actions of view, then the action (a call code, or a
+    card in play)."""
     row = np.full(cr.max_calls + cr.n_cards, -1, np.int64)
     row[:view.ncalls] = view.calls[:view.ncalls]
     row[cr.max_calls:cr.max_calls + view.played] = view.cards[:view.played]
-    row[cr.max_calls + view.played if play else view.ncalls] = action
-    return row
+    rows = np.tile(row, (nw, len(codes), 1))
+    rows[:, :, cr.max_calls + view.played if play else view.ncalls] = codes
+    return rows.reshape(-1, row.shape[0])
 
 
 def _decisions(cr, seed: int, dealer: int, cards: np.ndarray, calls: np.ndarray):
@@ -130,6 +136,7 @@ def value_decisions(cr, params: RolloutParams, bots: list, decisions: list) -> l
     mix = np.uint64((params.seed + 1) * int(GOLDEN) % 2**64)
     pending = []  # (view, legal codes, first world row, worlds)
     given, forced, seeds, dealers = [], [], [], []
+    rows = 0
     for seed, obs in decisions:
         view = observed(cr, obs)
         play = obs.phase == "play"
@@ -137,42 +144,44 @@ def value_decisions(cr, params: RolloutParams, bots: list, decisions: list) -> l
                  for c in obs.legal_actions]
         nw = int(built_call(_draw, cr.tables, ws, view, params.worlds, np.uint64(seed), mix,
                             params.worlds * MAX_TRIES))
-        pending.append((view, codes, len(given), nw))
-        for w in range(nw):
-            order = dealt_order(ws.hands[w], obs.dealer, cr.n_cards)
-            for a in codes:
-                given.append(order)
-                forced.append(_forced_row(cr, view, play, a))
-                seeds.append(seed)
-                dealers.append(obs.dealer)
-    out = None
-    if given:
-        forced = np.array(forced)
-        out = play_batch(cr, np.array(seeds, np.int64), np.array(dealers, np.int64), bots=bots,
-                         given=np.array(given), forced=forced)
-    return [(view, codes, _values(cr, out, forced, view.seat, len(codes), at, nw))
+        pending.append((view, codes, rows, nw))
+        if nw:
+            n = nw * len(codes)
+            given.append(np.repeat(dealt_order(ws.hands[:nw], obs.dealer, cr.n_cards),
+                                   len(codes), axis=0))
+            forced.append(_forced_rows(cr, view, play, codes, nw))
+            seeds.append(np.full(n, seed, np.int64))
+            dealers.append(np.full(n, obs.dealer, np.int64))
+            rows += n
+    if not rows:
+        return [(view, codes, np.zeros(len(codes))) for view, codes, _, _ in pending]
+    forced = np.concatenate(forced)
+    out = play_batch(cr, np.concatenate(seeds), np.concatenate(dealers), bots=bots,
+                     given=np.concatenate(given), forced=forced)
+    pay = out.payouts.copy()
+    pay[~_followed(cr, out, forced)] = np.nan
+    return [(view, codes, _values(pay[at:at + nw * len(codes), view.seat], nw, len(codes)))
             for view, codes, at, nw in pending]
 
 
-def _values(cr, out, forced, seat: int, m: int, at: int, nw: int) -> np.ndarray:
-    """Each of m actions' mean payout to seat over the worlds (rows at + w * m + action)
-    whose play took every forced action; 0 where none did."""
-    totals, counts = np.zeros(m), np.zeros(m)
-    for w in range(nw):
-        for a in range(m):
-            r = at + w * m + a
-            if _followed(cr, out, forced[r], r):
-                totals[a] += out.payouts[r, seat]
-                counts[a] += 1
-    return np.where(counts > 0, totals / np.maximum(counts, 1), 0.0)
+def _values(pay: np.ndarray, nw: int, m: int) -> np.ndarray:
+    """Each of m actions' mean payout over the worlds (pay: [world * m + action], nan where
+    the play left the forced line); 0 where none followed it."""
+    if nw == 0:
+        return np.zeros(m)
+    pay = pay.reshape(nw, m)
+    followed = ~np.isnan(pay)
+    counts = followed.sum(0)
+    return np.where(counts > 0, np.where(followed, pay, 0.0).sum(0) / np.maximum(counts, 1),
+                    0.0)
 
 
-def _followed(cr, out, forced: np.ndarray, r: int) -> bool:
-    """Whether hand r's play took every action forced on it."""
-    calls, cards = forced[:cr.max_calls], forced[cr.max_calls:]
-    n_calls, n_cards = int((calls >= 0).sum()), int((cards >= 0).sum())
-    return bool((out.calls[r, :n_calls] == calls[:n_calls]).all()
-                and (out.cards[r, :n_cards] == cards[:n_cards]).all())
+def _followed(cr, out, forced: np.ndarray) -> np.ndarray:
+    """Whether each hand's play took every action forced on it."""
+    mc = cr.max_calls
+    calls = (forced[:, :mc] < 0) | (out.calls[:, :mc] == forced[:, :mc])
+    cards = (forced[:, mc:] < 0) | (out.cards == forced[:, mc:])
+    return calls.all(1) & cards.all(1)
 
 
 def rollout_decisions(rules, params: RolloutParams, jobs: int = 1,
