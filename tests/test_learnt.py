@@ -185,3 +185,25 @@ def test_each_decision_is_the_best_the_model_scores(cache, name):
                 checked["play" if play else "auction"] += 1
             state.apply_action(action)
     assert min(checked.values()) > 50, checked
+
+
+def test_a_rollout_teacher_trains_round_after_round(cache):
+    """teacher = "rollout": the first round plays on with the rollout bot, each later round
+    with the models of the round before (trained first, cached under their own key); the
+    pimc parameters do not enter a rollout model's key, nor the rollout ones a pimc model's."""
+    cr = compiled(load_ruleset("kop"))
+    two = TINY.model_copy(update={"teacher": "rollout", "rollout_bot": "heuristic",
+                                  "worlds": 3, "rounds": 2})
+    said = []
+    second = L.learnt_models(cr, two, say=said.append)
+    first = L.LearntParams(**{**two.model_dump(), "rounds": 1})
+    assert L.is_cached(cr, first)
+    assert any("rollouts of heuristic (round 1)" in s for s in said)
+    assert any("rollouts of learnt (round 2)" in s for s in said)
+    assert second.sha256 != L.learnt_models(cr, first).sha256
+    assert L.cache_key(cr, two.model_copy(update={"samples": 9})) == L.cache_key(cr, two)
+    assert L.cache_key(cr, TINY.model_copy(update={"worlds": 9})) == L.cache_key(cr, TINY)
+    assert L.cache_key(cr, two.model_copy(update={"worlds": 4})) != L.cache_key(cr, two)
+    spec = BotSpec(L.LearntBot, two, "learnt")
+    hand = play_hand(load_ruleset("kop"), hand_seed(5, 1), 1, [spec] * 4)
+    assert abs(sum(hand.returns())) < 1e-9

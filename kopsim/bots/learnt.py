@@ -21,7 +21,7 @@ import os
 import time
 import zipfile
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Callable, Literal, NamedTuple
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,6 +34,7 @@ from .learn import Model, TrainParams, accuracy, examples, train
 from .learnt_kernel import learnt_call, learnt_card, learnt_nets
 from .pimc import two_sided
 from .pimc_kernel import observed
+from .rollout import RolloutParams, rollout_decisions
 from .teacher import KIND_CALL, KIND_CARD, TeacherParams, teacher_decisions
 
 VERSION = 2  # of the features and training: a new one invalidates every cached model
@@ -41,14 +42,41 @@ VERSION = 2  # of the features and training: a new one invalidates every cached 
 
 class LearntParams(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=False)
-    deals: int = Field(20_000, ge=10, le=10_000_000, description="teacher deals (pimc's)")
-    samples: int = Field(24, ge=1, le=4096, description="the teacher's worlds per card")
-    auction_samples: int = Field(24, ge=1, le=4096, description="the teacher's worlds per call")
+    deals: int = Field(20_000, ge=10, le=10_000_000, description="teacher deals")
+    teacher: Literal["pimc", "rollout"] = Field(
+        "pimc", description="pimc (double-dummy values of sampled worlds) or rollout (each "
+                            "action played on by fast bots in sampled worlds: affordable on "
+                            "32 cards)")
+    samples: int = Field(24, ge=1, le=4096, description="pimc's worlds per card")
+    auction_samples: int = Field(24, ge=1, le=4096, description="pimc's worlds per call")
+    worlds: int = Field(16, ge=1, le=4096, description="rollout: worlds per decision")
+    rollout_bot: Literal["ev", "heuristic"] = Field(
+        "ev", description="rollout: the bots that play the first round's deals and worlds on")
+    rounds: int = Field(1, ge=1, le=16, description="rollout: rounds; each after the first "
+                                                    "plays on with the last round's models")
     hidden: int = Field(64, ge=1, le=1024, description="hidden units of each network")
     epochs: int = Field(20, ge=1, le=1000, description="training passes over the teacher data")
     seed: int = Field(0, description="of the teacher deals and the training")
 
-    def teacher(self) -> TeacherParams:
+    def key_json(self) -> str:
+        """The parameters that shape the models: the other teacher's are left out (so adding
+        the rollout teacher kept the keys of every model pimc taught)."""
+        other = (("teacher", "worlds", "rollout_bot", "rounds") if self.teacher == "pimc"
+                 else ("samples", "auction_samples"))
+        return self.model_dump_json(exclude=set(other))
+
+    def rollout(self, bot: dict) -> RolloutParams:
+        return RolloutParams(deals=self.deals, seed=self.seed, worlds=self.worlds, bot=bot)
+
+    def rollout_bot_spec(self) -> dict:
+        """The bot that plays this round's deals and worlds on: the last round's learnt one,
+        or in the first round the rollout_bot."""
+        if self.rounds == 1:
+            return {"name": self.rollout_bot}
+        return {"name": "learnt", **self.model_dump(exclude_defaults=True),
+                "rounds": self.rounds - 1}
+
+    def pimc_teacher(self) -> TeacherParams:
         return TeacherParams(deals=self.deals, seed=self.seed, samples=self.samples,
                              auction_samples=self.auction_samples)
 
@@ -71,13 +99,16 @@ class LearntModels(NamedTuple):
 # measured): two more tricks make each position dearer to solve.
 TEACHER_RATE = {16: 0.0088, 24: 0.7, 32: 5.0}
 TRAIN_RATE = 14e-6
+# core-seconds of rollout teacher play per deal and world, by deck size, with the ev line-up
+# (measured: kop 128 deals at 16 worlds in 1.0 s)
+ROLLOUT_RATE = {16: 0.0005, 24: 0.001, 32: 0.002}
 
 
 _MEMORY: dict[str, LearntModels] = {}
 
 
 def cache_key(cr, params: LearntParams) -> str:
-    text = f"learnt v{VERSION}|{cr.sha256}|{params.model_dump_json()}"
+    text = f"learnt v{VERSION}|{cr.sha256}|{params.key_json()}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -116,13 +147,17 @@ def _learn(cr, params: LearntParams, jobs: int, say, key: str) -> LearntModels:
     stderr when `say` is given and progress is shown."""
     from ..terminal import progress_bar
 
+    if params.teacher == "rollout":
+        _prepare_rollout_bot(cr, params, jobs, say)
     start = time.perf_counter()
     if say:
-        say(f"learning from pimc for {cr.rules.name}: {params.deals:,} teacher deals, "
+        by = ("pimc" if params.teacher == "pimc" else
+              f"rollouts of {params.rollout_bot_spec()['name']} (round {params.rounds})")
+        say(f"learning from {by} for {cr.rules.name}: {params.deals:,} teacher deals, "
             f"{jobs} job{'s' * (jobs != 1)}, about {estimated_seconds(cr, params, jobs):,.0f} s")
     with progress_bar(params.deals, "teacher play", " deals", force=False if not say else None
                       ) as bar:
-        d = teacher_decisions(cr.rules, params.teacher(), jobs, bar.update)
+        d = _teacher_decisions(cr, params, jobs, bar.update)
     played = time.perf_counter() - start
     if say:
         say(f"  {len(d):,} decisions in {played:.0f} s; training")
@@ -141,11 +176,33 @@ def _learn(cr, params: LearntParams, jobs: int, say, key: str) -> LearntModels:
     return LearntModels(call, card, key, _digest(call, card), summary)
 
 
+def _prepare_rollout_bot(cr, params: LearntParams, jobs: int, say) -> None:
+    """The rollout line-up's tables or models, made before its play where the cache lacks
+    them, so that the processes that play find them in the cache."""
+    from . import bot_spec
+    from .calibrate import prepare
+
+    spec = bot_spec(params.rollout_bot_spec())
+    if spec.cls is LearntBot:
+        learnt_models(cr, spec.params, jobs, say)
+    else:
+        prepare(cr, [spec], jobs, say)
+
+
+def _teacher_decisions(cr, params: LearntParams, jobs: int, advance):
+    if params.teacher == "pimc":
+        return teacher_decisions(cr.rules, params.pimc_teacher(), jobs, advance)
+    return rollout_decisions(cr.rules, params.rollout(params.rollout_bot_spec()), jobs, advance)
+
+
 def estimated_seconds(cr, params: LearntParams, jobs: int) -> float:
     """About how long training takes on this many jobs (teacher play shares the jobs, the
     networks' training does not)."""
-    per_deal = TEACHER_RATE.get(cr.n_cards, TEACHER_RATE[32]) * (
-        params.samples + params.auction_samples) / 48
+    if params.teacher == "pimc":
+        per_deal = TEACHER_RATE.get(cr.n_cards, TEACHER_RATE[32]) * (
+            params.samples + params.auction_samples) / 48
+    else:
+        per_deal = ROLLOUT_RATE.get(cr.n_cards, ROLLOUT_RATE[32]) * params.worlds
     decisions = params.deals * cr.n_cards  # about: the cards with a choice, and the calls
     return (params.deals * per_deal / max(1, min(jobs, 64))
             + decisions * params.epochs * params.hidden / 64 * TRAIN_RATE)
