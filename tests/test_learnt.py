@@ -142,7 +142,7 @@ def test_calibrate_trains_and_run_check_says_it_is_pending(cache, tmp_path, caps
     assert "training pending: learnt(deals=40" in capsys.readouterr().out
     assert main(["calibrate", str(exp), "--jobs", "1"]) == 0
     out = capsys.readouterr().out
-    assert "learnt from pimc's play of 40 deals" in out and "pimc's choice taken on" in out
+    assert "learnt from pimc's play of 40 deals" in out and "the teacher's choice taken on" in out
     assert main(["run", str(exp), "--check", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "training pending" not in out and "none pending" in out

@@ -1,12 +1,14 @@
-"""The `learnt` bot: calls and card play learnt from pimc for the ruleset being played.
+"""The `learnt` bot: calls and card play learnt for the ruleset being played, from pimc or rollouts.
 
 Two small networks (`kopsim.bots.learn`), one scoring calls and one scoring cards, each trained
-on teacher data (`kopsim.bots.teacher`: four pimc bots' decisions over fresh deals of this
-ruleset, with pimc's value of every legal action). A decision reads the seat's view through
-`kopsim.bots.features` and takes the legal action of the highest score (the first of equal
-ones). The models are trained on first use and cached by the ruleset's sha256 and the
-parameters, in the user cache folder (`calibrate.cache_dir()`), each file checked against its
-own sha256; the same parameters give the same model bytes whatever the jobs.
+on teacher data: `kopsim.bots.teacher` (four pimc bots' decisions over fresh deals of this
+ruleset, with pimc's value of every legal action) or `kopsim.bots.rollout` (a fast line-up's
+decisions, each legal action valued by playing it on in sampled worlds). A decision reads
+the seat's view through `kopsim.bots.features` and takes the legal action of the highest
+score (the first of equal ones). The models are trained on first use and cached by the
+ruleset's sha256 and the parameters, in the user cache folder (`calibrate.cache_dir()`), each
+file checked against its own sha256; the same parameters give the same model bytes whatever
+the jobs.
 
 Both engines decide by the same compiled calls (`kopsim.bots.learnt_kernel`): the batch kernel
 as its learnt kind, `LearntBot.act` in the reference engine with the seat's observation read
@@ -100,8 +102,8 @@ class LearntModels(NamedTuple):
 TEACHER_RATE = {16: 0.0088, 24: 0.7, 32: 5.0}
 TRAIN_RATE = 14e-6
 # core-seconds of rollout teacher play per deal and world, by deck size, with the ev line-up
-# (measured: kop 128 deals at 16 worlds in 1.0 s)
-ROLLOUT_RATE = {16: 0.0005, 24: 0.001, 32: 0.002}
+# (measured at 16 worlds: kop 128 deals in 1.0 s, schafkopf-kurz in 1.7 s, schafkopf in 3.0 s)
+ROLLOUT_RATE = {16: 0.0005, 24: 0.0009, 32: 0.0015}
 
 
 _MEMORY: dict[str, LearntModels] = {}
@@ -169,7 +171,10 @@ def _learn(cr, params: LearntParams, jobs: int, say, key: str) -> LearntModels:
     took = time.perf_counter() - start
     if say:
         say(f"  trained in {took:.0f} s")
-    summary = {"deals": params.deals, "jobs": jobs, "call_decisions": len(calls.chosen),
+    teacher = ("pimc's play" if params.teacher == "pimc" else
+               f"rollouts of {params.rollout_bot_spec()['name']} (round {params.rounds})")
+    summary = {"deals": params.deals, "teacher": teacher, "jobs": jobs,
+               "call_decisions": len(calls.chosen),
                "card_decisions": len(cards.chosen), "call_agreement": accuracy(call, calls),
                "card_agreement": accuracy(card, cards), "teacher_seconds": round(played, 1),
                "seconds": round(took, 1)}

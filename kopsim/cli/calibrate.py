@@ -102,15 +102,16 @@ def learnt_text(entry: dict) -> str:
     head = f"{entry['bot']} on {on} (models {entry['models_sha256'][:12]}…)"
     if "call_agreement" not in entry:
         return head + ": cached before training summaries were kept"
-    return (f"{head}: learnt from pimc's play of {entry['deals']:,} deals in "
-            f"{entry['seconds']:,.0f} s ({entry['teacher_seconds']:,.0f} s of it pimc's play, "
-            f"{entry['jobs']} job{'s' * (entry['jobs'] != 1)})\n"
-            f"  calls: {entry['call_decisions']:,} decisions, pimc's choice taken on "
+    teacher = entry.get("teacher", "pimc's play")  # (models trained before rollouts existed)
+    return (f"{head}: learnt from {teacher} of {entry['deals']:,} deals in "
+            f"{entry['seconds']:,.0f} s ({entry['teacher_seconds']:,.0f} s of it the "
+            f"teacher's, {entry['jobs']} job{'s' * (entry['jobs'] != 1)})\n"
+            f"  calls: {entry['call_decisions']:,} decisions, the teacher's choice taken on "
             f"{entry['call_agreement']:.1%}\n"
-            f"  cards: {entry['card_decisions']:,} decisions, pimc's choice taken on "
+            f"  cards: {entry['card_decisions']:,} decisions, the teacher's choice taken on "
             f"{entry['card_agreement']:.1%}\n"
-            "  (on the decisions it learnt from; a duplicate duel against pimc tells its "
-            "strength: kopsim duel RULESET --a learnt --b pimc)")
+            "  (on the decisions it learnt from; a duplicate duel tells its strength: "
+            "kopsim duel RULESET --a learnt --b pimc)")
 
 
 def summary_text(entry: dict) -> str:
