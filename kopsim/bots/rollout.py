@@ -32,7 +32,7 @@ from ..engine.jit import built_call, kernel_jit
 from ..engine.reference import Deal, State
 from ..rules.cache import compiled
 from .pimc_kernel import observed
-from .teacher import CHUNK, TeacherParams, as_decisions, row_of, teacher_deal
+from .teacher import TeacherParams, chunked_decisions, row_of, teacher_deal
 from .worlds import decision_state, draw_worlds, world_scratch
 
 MAX_TRIES = 64  # draws per world wanted before a decision gives up looking (as pimc's)
@@ -188,18 +188,4 @@ def rollout_decisions(rules, params: RolloutParams, jobs: int = 1,
                       advance: Callable[[int], None] | None = None):
     """The rollout teacher's `teacher.Decisions` over deals 0..params.deals-1, in fixed chunks
     (`jobs` processes; `advance(deals)` after each chunk): the same rows whatever the jobs."""
-    from joblib import Parallel, delayed
-
-    starts = range(0, params.deals, CHUNK)
-    work = (delayed(_chunk_rows)(rules, params, s, min(CHUNK, params.deals - s))
-            for s in starts)
-    rows: list[dict] = []
-    if jobs <= 1:
-        parts = (w[0](*w[1], **w[2]) for w in work)
-    else:
-        parts = Parallel(n_jobs=jobs, return_as="generator")(work)
-    for s, part in zip(starts, parts):
-        rows += part
-        if advance is not None:
-            advance(min(CHUNK, params.deals - s))
-    return as_decisions(compiled(rules), rows)
+    return chunked_decisions(_chunk_rows, rules, params, params.deals, jobs, advance)

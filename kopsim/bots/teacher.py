@@ -162,11 +162,18 @@ def teacher_decisions(rules, params: TeacherParams, jobs: int = 1,
                       advance: Callable[[int], None] | None = None) -> Decisions:
     """pimc's decisions over the teacher deals 0..params.deals-1, in fixed chunks (`jobs`
     processes; `advance(deals)` after each chunk)."""
+    return chunked_decisions(_chunk_rows, rules, params, params.deals, jobs, advance)
+
+
+def chunked_decisions(chunk_rows: Callable, rules, params, deals: int, jobs: int,
+                      advance: Callable[[int], None] | None) -> Decisions:
+    """The rows `chunk_rows(rules, params, first, n)` gives for deals 0..deals-1, in fixed
+    chunks of CHUNK deals joined in order (so the same whatever the jobs), on `jobs`
+    processes; `advance(deals)` after each chunk."""
     from joblib import Parallel, delayed
 
-    starts = range(0, params.deals, CHUNK)
-    work = (delayed(_chunk_rows)(rules, params, s, min(CHUNK, params.deals - s))
-            for s in starts)
+    starts = range(0, deals, CHUNK)
+    work = (delayed(chunk_rows)(rules, params, s, min(CHUNK, deals - s)) for s in starts)
     rows: list[dict] = []
     if jobs <= 1:
         parts = (w[0](*w[1], **w[2]) for w in work)
@@ -175,7 +182,7 @@ def teacher_decisions(rules, params: TeacherParams, jobs: int = 1,
     for s, part in zip(starts, parts):
         rows += part
         if advance is not None:
-            advance(min(CHUNK, params.deals - s))
+            advance(min(CHUNK, deals - s))
     return as_decisions(compiled(rules), rows)
 
 
