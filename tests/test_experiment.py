@@ -417,12 +417,16 @@ def test_every_shipped_experiment_is_in_the_docs_table():
 
 def _quickstart_with_small_ev_tables(folder: Path) -> Path:
     """The shipped quickstart, its ev bots calibrated on 2,000 deals instead of 100,000 a round
-    for each of its three rulesets (a minute of the suite; the file as shipped is validated by
+    and its learnt bots trained on 40 deals rolled out by that ev, for each of its three
+    rulesets (minutes of the suite; the file as shipped is validated by
     test_shipped_experiments_are_valid, and played with heuristic bots by test_golden_play)."""
     text = (ROOT / "experiments" / "quickstart.toml").read_text(encoding="utf-8")
     bots = next(line for line in text.splitlines() if line.startswith("bots = "))
-    assert '"ev"' in bots
-    small = bots.replace('"ev"', '{ name = "ev", deals = 2000, rounds = 2 }')
+    assert '"ev"' in bots and '"learnt"' in bots
+    ev = '{ name = "ev", deals = 2000, rounds = 2 }'
+    learnt = (f'{{ name = "learnt", deals = 40, worlds = 2, hidden = 8, epochs = 2, '
+              f'rollout_bot = {ev} }}')
+    small = bots.replace('"ev"', ev).replace('"learnt"', learnt)
     path = folder / "quickstart.toml"
     path.write_text(text.replace(bots, small), encoding="utf-8")
     return path

@@ -14,7 +14,7 @@ from kopsim.engine.rng import hand_seed
 from kopsim.rules.cache import compiled
 from kopsim.rules.load import load_ruleset
 
-TINY = L.LearntParams(deals=40, samples=4, auction_samples=4, hidden=8, epochs=2)
+TINY = L.LearntParams(deals=40, teacher="pimc", samples=4, auction_samples=4, hidden=8, epochs=2)
 
 
 @pytest.fixture
@@ -135,7 +135,7 @@ def test_calibrate_trains_and_run_check_says_it_is_pending(cache, tmp_path, caps
     from kopsim.cli import main
 
     exp = tmp_path / "e.toml"
-    exp.write_text('name = "e"\ndeals = 100\nbots = { name = "learnt", deals = 40, samples = 4, '
+    exp.write_text('name = "e"\ndeals = 100\nbots = { name = "learnt", deals = 40, teacher = "pimc", samples = 4, '
                    'auction_samples = 4, hidden = 8, epochs = 2 }\nvariants = ["kop"]\n',
                    encoding="utf-8")
     assert main(["run", str(exp), "--check", "--jobs", "1"]) == 0
@@ -207,3 +207,20 @@ def test_a_rollout_teacher_trains_round_after_round(cache):
     spec = BotSpec(L.LearntBot, two, "learnt")
     hand = play_hand(load_ruleset("kop"), hand_seed(5, 1), 1, [spec] * 4)
     assert abs(sum(hand.returns())) < 1e-9
+
+
+def test_a_rollout_bot_table_is_checked_and_keyed_in_one_order():
+    """rollout_bot as a table: ev or heuristic with that bot's own parameters, checked as any
+    bot's are (a located error names the parameter); its keys in any order give one key."""
+    from kopsim.bots import bot_spec
+    from kopsim.errors import InputError
+
+    a = L.LearntParams(rollout_bot={"name": "ev", "deals": 2000})
+    b = L.LearntParams(rollout_bot={"deals": 2000, "name": "ev"})
+    assert a.key_json() == b.key_json() != L.LearntParams().key_json()
+    assert a.rollout_bot_spec() == {"deals": 2000, "name": "ev"}
+    for bad, said in (({"name": "pimc"}, "ev or heuristic"), ({"name": "ev", "deals": -5}, "deals"),
+                      ({"name": "heuristic", "zolo": "x"}, "zolo")):
+        with pytest.raises(InputError) as e:
+            bot_spec({"name": "learnt", "rollout_bot": bad})
+        assert "rollout_bot" in str(e.value) and said in str(e.value), str(e.value)

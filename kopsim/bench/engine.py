@@ -22,17 +22,22 @@ from ..memory import peak_rss_mb
 LEARNING = ("ev", "learnt")  # line-ups that learn from the ruleset before they play
 
 
-def lineup_bot(lineup: str, deals: int | None = None) -> dict:
-    """The bot of a line-up of four alike: ev calibrated on, or learnt trained from, `deals`
-    deals where given (how much it learns from does not change the kernel timed, only how long
-    the learning takes)."""
-    if lineup in LEARNING and deals:
-        return {"name": lineup, "deals": deals}
-    return {"name": lineup}
+def lineup_bot(lineup: str, deals: dict | None = None) -> dict:
+    """The bot of a line-up of four alike: ev calibrated on, or learnt trained from,
+    `deals[lineup]` deals where given, learnt's rollouts played by that same smaller ev (how
+    much a bot learns from does not change the kernel timed, only how long the learning
+    takes)."""
+    deals = deals or {}
+    spec = {"name": lineup}
+    if lineup in LEARNING and deals.get(lineup):
+        spec["deals"] = deals[lineup]
+    if lineup == "learnt" and deals.get("ev"):
+        spec["rollout_bot"] = {"name": "ev", "deals": deals["ev"]}
+    return spec
 
 
 def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = "random",
-            deals: int | None = None) -> dict:
+            bot: dict | None = None) -> dict:
     from ..rules.load import load_ruleset
 
     rules = load_ruleset(ruleset)
@@ -43,7 +48,7 @@ def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = 
         from ..engine.layout import hand_seeds
 
         cr = compile_rules(rules)
-        bots = [bot_spec(lineup_bot(lineup, deals))]
+        bots = [bot_spec(bot or lineup_bot(lineup))]
         play_batch(cr, hand_seeds(seed, 0, 8), np.arange(8) % 4, bots=bots)  # compile / cache
         chunk = 65536
         t0 = time.perf_counter()
@@ -89,7 +94,7 @@ def run_bench(rulesets: list[str], batch_hands: int, reference_hands: int,
     kinds += [("batch", heuristic_hands, "learnt")] if learnt else []
     kinds += [("reference", reference_hands, "random")]
     deals = {"ev": ev_deals, "learnt": learnt_deals}
-    runs = [(r, engine, str(hands), lineup, *([str(deals[lineup])] if deals.get(lineup) else []))
+    runs = [(r, engine, str(hands), lineup, json.dumps(lineup_bot(lineup, deals)))
             for r in rulesets for engine, hands, lineup in kinds if _plays(lineup, r)]
     for r in rulesets:
         _prepare_learning(r, {run[3] for run in runs if run[0] == r} & set(LEARNING), deals)
@@ -118,7 +123,7 @@ def _prepare_learning(ruleset: str, lineups: set[str], deals: dict) -> None:
     from ..rules.cache import compiled
     from ..rules.load import load_ruleset
 
-    bots = [bot_spec(lineup_bot(lineup, deals.get(lineup))) for lineup in sorted(lineups)]
+    bots = [bot_spec(lineup_bot(lineup, deals)) for lineup in sorted(lineups)]
     prepare_bots(compiled(load_ruleset(ruleset)), bots, default_jobs(),
                  lambda m: print(m, file=sys.stderr), ruleset)
 
@@ -189,7 +194,6 @@ if __name__ == "__main__":
         row["peak_rss_mb"] = round(peak_rss_mb(), 1)
         print(json.dumps(row))
     else:
-        deals = int(sys.argv[5]) if len(sys.argv) > 5 else None
-        row = measure(sys.argv[1], sys.argv[2], int(sys.argv[3]), lineup=sys.argv[4],
-                      deals=deals)
+        bot = json.loads(sys.argv[5]) if len(sys.argv) > 5 else None
+        row = measure(sys.argv[1], sys.argv[2], int(sys.argv[3]), lineup=sys.argv[4], bot=bot)
         print(json.dumps(row))

@@ -23,10 +23,10 @@ import os
 import time
 import zipfile
 from pathlib import Path
-from typing import Callable, Literal, NamedTuple
+from typing import Annotated, Any, Callable, Literal, NamedTuple
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from ..engine.codes import BOT_LEARNT
 from ..engine.jit import built_call
@@ -42,18 +42,43 @@ from .teacher import KIND_CALL, KIND_CARD, TeacherParams, teacher_decisions
 VERSION = 2  # of the features and training: a new one invalidates every cached model
 
 
+def _rollout_bot_table(value):
+    """A table names ev or heuristic with that bot's own parameters (checked as any bot's
+    are), its keys sorted so that the same bot always gives the same cache key."""
+    if not isinstance(value, dict):
+        return value
+    if value.get("name") not in ("ev", "heuristic"):
+        raise ValueError("a rollout bot is ev or heuristic, by name or as a table "
+                         "{name = \"ev\", ...}")
+    from ..errors import InputError
+    from . import bot_spec
+
+    try:
+        bot_spec(value, value["name"])
+    except InputError as e:
+        raise ValueError("; ".join(str(p) for p in e.problems)) from None
+    return dict(sorted(value.items()))
+
+
+RolloutBot = Annotated[Literal["ev", "heuristic"] | dict[str, Any],
+                       AfterValidator(_rollout_bot_table)]
+
+
 class LearntParams(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=False)
     deals: int = Field(20_000, ge=10, le=10_000_000, description="teacher deals")
     teacher: Literal["pimc", "rollout"] = Field(
-        "pimc", description="pimc (double-dummy values of sampled worlds) or rollout (each "
-                            "action played on by fast bots in sampled worlds: affordable on "
-                            "32 cards)")
+        "rollout", description="rollout (each action played on by fast bots in sampled "
+                               "worlds: affordable on 32 cards, and the stronger teacher on "
+                               "kop) or pimc (double-dummy values of sampled worlds)")
     samples: int = Field(24, ge=1, le=4096, description="pimc's worlds per card")
     auction_samples: int = Field(24, ge=1, le=4096, description="pimc's worlds per call")
     worlds: int = Field(16, ge=1, le=4096, description="rollout: worlds per decision")
-    rollout_bot: Literal["ev", "heuristic"] = Field(
-        "ev", description="rollout: the bots that play the first round's deals and worlds on")
+    rollout_bot: RolloutBot = Field(
+        "ev", description="rollout: the bot that plays the first round's deals and worlds on "
+                          "(ev or heuristic; a table such as {name = \"ev\", deals = 2000} "
+                          "gives its parameters)",
+        json_schema_extra={"kind": "name or table"})
     rounds: int = Field(1, ge=1, le=16, description="rollout: rounds; each after the first "
                                                     "plays on with the last round's models")
     hidden: int = Field(64, ge=1, le=1024, description="hidden units of each network")
@@ -74,7 +99,8 @@ class LearntParams(BaseModel):
         """The bot that plays this round's deals and worlds on: the last round's learnt one,
         or in the first round the rollout_bot."""
         if self.rounds == 1:
-            return {"name": self.rollout_bot}
+            return (dict(self.rollout_bot) if isinstance(self.rollout_bot, dict)
+                    else {"name": self.rollout_bot})
         return {"name": "learnt", **self.model_dump(exclude_defaults=True),
                 "rounds": self.rounds - 1}
 
@@ -239,14 +265,15 @@ def _load(path: Path, key: str) -> LearntModels | None:
 
 
 class LearntBot:
-    """Calls and cards by the networks learnt from pimc, in the batch kernel or the reference
-    engine (the same compiled decisions)."""
+    """Calls and cards by the networks learnt from rollouts (or pimc), in the batch kernel or
+    the reference engine (the same compiled decisions)."""
 
     name = "learnt"
-    summary = "calls and card play learnt from pimc for the ruleset being played"
+    summary = ("calls and card play learnt for the ruleset being played, from rollouts of fast "
+               "bots (or from pimc)")
     Params = LearntParams
     kernel_kind = BOT_LEARNT
-    cannot_play = staticmethod(two_sided)  # its teacher's: pimc searches two sides
+    cannot_play = staticmethod(two_sided)  # its features (and pimc's search) see two sides
 
     def __init__(self, params: LearntParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules

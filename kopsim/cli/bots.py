@@ -33,7 +33,8 @@ def bot_lines() -> list[str]:
                 shown = f"default {type(f.default).__name__}(...)"
             else:
                 shown = f"default {f.default!r}"
-            kind = getattr(f.annotation, "__name__", str(f.annotation).replace("typing.", ""))
+            kind = ((f.json_schema_extra or {}).get("kind")  # where the type's name says little
+                    or getattr(f.annotation, "__name__", str(f.annotation).replace("typing.", "")))
             out.append(f"  {key} ({kind}, {shown})"
                        + (f": {f.description}" if f.description else ""))
     return out[1:]
