@@ -75,7 +75,8 @@ def test_a_variant_without_significant_differences_says_so(report):
     md = markdown_report(replace(an, paired=an.paired.with_columns(significant=pl.lit(False))),
                          {})
     head = md[md.index("## In short"):md.index("## Variants")]
-    assert head.count("no difference is significant at the 95% level") == 2
+    assert head.count("no difference of practical size is significant at the 95% level") == 2
+    assert head.count("no effect of practical size") == 2  # the lead line of each
 
 
 def test_the_bots_of_every_seat_are_named(report):

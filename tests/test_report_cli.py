@@ -26,7 +26,7 @@ def test_report_writes_every_file_and_says_where(tiny, tmp_path, capsys):
     assert f"written to {out}/" in printed and str(out / "index.html") in printed
     assert "16 hands of 2 variants" in printed
     # the answer in short, then the next step
-    assert "cheap vs kop:" in printed and "significant difference" in printed
+    assert "cheap vs kop: no effect of practical size" in printed  # 8 deals: none is sure
     assert printed.rstrip().endswith(f"next: open {out / 'index.html'} in a browser")
     assert (out / "index.html").stat().st_size > 10_000
     assert (out / "report.md").exists()

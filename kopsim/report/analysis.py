@@ -252,17 +252,24 @@ def _paired_slice(m: pl.LazyFrame, base: str, others: list[str], lo: int, hi: in
     for other in others:
         b = part.filter(pl.col("variant") == other).drop("variant")
         j = b.join(a, on="deal_id", how="inner", suffix="_base")
+        same = _all_equal(PLAY_COLUMNS)
         aggs = [pl.len().alias("deals"), pl.lit(other).alias("variant"),
-                _all_equal(PLAY_COLUMNS).sum().alias("same_play"),
-                (_all_equal(PLAY_COLUMNS) & _all_equal(PAY_COLUMNS)).sum().alias("same_pay")]
+                same.sum().alias("same_play"),
+                (same & _all_equal(PAY_COLUMNS)).sum().alias("same_pay")]
         for key, _, _ in PAIRED_METRICS:
             d = pl.col(key) - pl.col(f"{key}_base")
             ok = d.is_not_null()
             aggs += [d.count().alias(f"{key}__n"), d.sum().alias(f"{key}__s1"),
                      (d * d).sum().alias(f"{key}__s2"),
+                     d.filter(same).sum().alias(f"{key}__same"),
                      pl.col(key).filter(ok).sum().alias(f"{key}__var"),
                      pl.col(f"{key}_base").filter(ok).sum().alias(f"{key}__base")]
         out.append(j.select(aggs))
+    for other in others:  # which contract each common deal was played as, in both
+        b = part.filter(pl.col("variant") == other).drop("variant")
+        j = b.join(a, on="deal_id", how="inner", suffix="_base")
+        out.append(j.group_by("play_contract", "play_contract_base").agg(
+            n=pl.len()).with_columns(variant=pl.lit(other)))
     return out
 
 
@@ -445,6 +452,30 @@ def _stakes(o: pl.DataFrame, labels) -> pl.DataFrame:
     return _order_variants(df, labels)
 
 
+# the paired differences: one row per variant and measure (kind "measure") or contract (kind
+# "contract": the share of hands played as it); same_play_diff is the part of the mean
+# difference made on deals played the same in both (contract, sides, doubles, card points):
+# what the price table alone changed
+PAIRED_SCHEMA = {"variant": pl.String, "baseline": pl.String, "metric": pl.String,
+                 "unit": pl.String, "kind": pl.String, "contract": pl.String, "deals": pl.Int64,
+                 "baseline_mean": pl.Float64, "variant_mean": pl.Float64, "diff": pl.Float64,
+                 "diff_lo": pl.Float64, "diff_hi": pl.Float64, "significant": pl.Boolean,
+                 "same_play_diff": pl.Float64}
+
+
+def _paired_row(v: str, base: str, metric: str, unit: str, n: int, s1: float, s2: float,
+                base_sum: float, var_sum: float, **more) -> dict:
+    diff, sd = moments(n, s1, s2)
+    lo, hi = mean_ci(n, diff, sd)
+    if n >= 2 and sd < 1e-12:  # every deal the same difference
+        lo = hi = diff
+    return {"variant": v, "baseline": base, "metric": metric, "unit": unit, "deals": int(n),
+            "baseline_mean": (base_sum / n) if n else None,
+            "variant_mean": (var_sum / n) if n else None,
+            "diff": diff if n else None, "diff_lo": lo, "diff_hi": hi,
+            "significant": bool(n) and significant(lo, hi), **more}
+
+
 def _paired(frames: list[tuple[str, pl.DataFrame]], base: str, words: Wording
             ) -> pl.DataFrame:
     rows = []
@@ -452,21 +483,39 @@ def _paired(frames: list[tuple[str, pl.DataFrame]], base: str, words: Wording
         r = f.row(0, named=True)
         for key, label, unit in paired_metrics(words):
             n = r[f"{key}__n"] or 0
-            diff, sd = moments(n, r[f"{key}__s1"] or 0.0, r[f"{key}__s2"] or 0.0)
-            lo, hi = mean_ci(n, diff, sd)
-            if n >= 2 and sd < 1e-12:  # every deal the same difference
-                lo = hi = diff
-            rows.append({"variant": v, "baseline": base, "metric": label, "unit": unit,
-                         "deals": int(n),
-                         "baseline_mean": (r[f"{key}__base"] / n) if n else None,
-                         "variant_mean": (r[f"{key}__var"] / n) if n else None,
-                         "diff": diff if n else None, "diff_lo": lo, "diff_hi": hi,
-                         "significant": bool(n) and significant(lo, hi)})
-    return pl.DataFrame(rows, schema={"variant": pl.String, "baseline": pl.String,
-                                      "metric": pl.String, "unit": pl.String, "deals": pl.Int64,
-                                      "baseline_mean": pl.Float64, "variant_mean": pl.Float64,
-                                      "diff": pl.Float64, "diff_lo": pl.Float64,
-                                      "diff_hi": pl.Float64, "significant": pl.Boolean})
+            rows.append(_paired_row(
+                v, base, label, unit, n, r[f"{key}__s1"] or 0.0, r[f"{key}__s2"] or 0.0,
+                r[f"{key}__base"] or 0.0, r[f"{key}__var"] or 0.0, kind="measure",
+                contract=None, same_play_diff=((r[f"{key}__same"] or 0.0) / n) if n else None))
+    return pl.DataFrame(rows, schema=PAIRED_SCHEMA)
+
+
+def contract_metric(contract: str) -> str:
+    return f"hands played as {contract}"
+
+
+def _paired_contracts(frames: list[pl.DataFrame], base: str, order: list[str]) -> pl.DataFrame:
+    """Each contract's share of hands, variant against baseline deal by deal: per deal the
+    difference of two indicators (-1, 0 or 1), from the table of (variant's contract,
+    baseline's contract) counts over the common deals."""
+    if not frames:
+        return pl.DataFrame([], schema=PAIRED_SCHEMA)
+    cross = pl.concat(frames).group_by("variant", "play_contract", "play_contract_base").agg(
+        pl.col("n").sum())
+    rows = []
+    for v in cross["variant"].unique(maintain_order=True).sort().to_list():
+        t = cross.filter(pl.col("variant") == v)
+        n = int(t["n"].sum())
+        seen = set(t["play_contract"].to_list()) | set(t["play_contract_base"].to_list())
+        for c in [c for c in order if c in seen] + sorted(seen - set(order), key=str):
+            in_v = int(t.filter(pl.col("play_contract") == c)["n"].sum())
+            in_b = int(t.filter(pl.col("play_contract_base") == c)["n"].sum())
+            both = int(t.filter((pl.col("play_contract") == c)
+                                & (pl.col("play_contract_base") == c))["n"].sum())
+            rows.append(_paired_row(v, base, contract_metric(c), "rate", n, in_v - in_b,
+                                    in_v + in_b - 2 * both, in_b, in_v, kind="contract",
+                                    contract=c, same_play_diff=None))
+    return pl.DataFrame(rows, schema=PAIRED_SCHEMA)
 
 
 def _same_play(sums: dict[str, pl.DataFrame], base: str) -> pl.DataFrame:
@@ -597,6 +646,7 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
     lu = raw["lineups"]
     deals: dict[str, int] = {}
     pair_frames: list[pl.DataFrame] = []
+    cross_frames: list[pl.DataFrame] = []
     others = [v for v in labels if v != base] if base in have else []
     if len(lu):
         m = _paired_metrics(h)
@@ -607,7 +657,8 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
                            engine, res)
             for r in got[0].iter_rows(named=True):
                 deals[r["variant"]] = deals.get(r["variant"], 0) + r["deals"]
-            pair_frames += got[1:]
+            pair_frames += got[1:1 + len(others)]
+            cross_frames += got[1 + len(others):]
     paired = _paired_sums(pair_frames)
 
     out = _derive(raw["cube"], lu, raw["pts_hist"], raw["pay_tuples"], deals)
@@ -645,7 +696,10 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
     an.contracts = _contracts(out["contracts"], o, by_label, labels, an.contract_order(
         out["contracts"]["contract"].unique().to_list()))
     if labels and labels[0] == base:
-        an.paired = _paired([(v, paired[v]) for v in others if v in paired], base, words)
+        an.paired = pl.concat([
+            _paired([(v, paired[v]) for v in others if v in paired], base, words),
+            _paired_contracts(cross_frames, base, an.contract_order(
+                out["contracts"]["contract"].unique().to_list()))])
         an.same_play = _same_play({v: paired[v] for v in others if v in paired}, base)
         dup = o.filter(pl.col("deals") < pl.col("hands"))["variant"].to_list()
         if dup:

@@ -20,6 +20,7 @@ import polars as pl
 
 from ..rules.diff import SECTIONS
 from .analysis import POSITIONS, Analysis, paired_metrics
+from .effects import PRACTICAL_WORDS, effects, price_share
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
@@ -383,7 +384,10 @@ def sections(an: Analysis) -> list[Section]:
         labels = an.variants[1:]
         headers, colors = _variant_headers(an, f"variant − {an.baseline}", labels)
         rows = []
-        for key, metric, unit in paired_metrics(an.words):
+        contracts = an.paired.filter(pl.col("kind") == "contract")["metric"].unique(
+            maintain_order=True).to_list()
+        measures = [(metric, unit) for _, metric, unit in paired_metrics(an.words)]
+        for metric, unit in measures + [(c, "rate") for c in contracts]:
             row = [Cell(metric, cls="label")]
             for v in labels:
                 part = an.paired.filter((pl.col("variant") == v) & (pl.col("metric") == metric))
@@ -452,56 +456,80 @@ def _play_sentence(an: Analysis, v: str) -> str:
             f"{count(r['deals'])} deals (contract, sides, doubles or card points).")
 
 
-def _significant_sentences(an: Analysis, v: str) -> list[str]:
-    units = {metric: unit for _, metric, unit in paired_metrics(an.words)}
-    out = []
-    sig = an.paired.filter((pl.col("variant") == v) & pl.col("significant"))
-    for r in sig.iter_rows(named=True):
-        unit = units[r["metric"]]
-        text, ci, base = _diff_texts(r, unit)
-        way = "higher" if r["diff"] > 0 else "lower"
-        ci += " pp" if unit == "rate" else ""
-        out.append(f"{r['metric']}: {way}, {text} ({base}; 95% interval {ci})")
+def _effect_sentence(r: dict) -> str:
+    """An effect in words: a contract's share ("zolo: 49.1% of hands instead of 27.0% ...")
+    or a measure's move, with where a payout's move came from when the prices made most of
+    it."""
+    text, ci, base = _diff_texts(r, r["unit"])
+    if r["kind"] == "contract":
+        return (f"{r['contract']}: {pct(r['variant_mean'])} of hands instead of "
+                f"{pct(r['baseline_mean'])} ({text}; 95% interval {ci} pp)")
+    way = "higher" if r["diff"] > 0 else "lower"
+    ci += " pp" if r["unit"] == "rate" else ""
+    out = f"{r['metric']}: {way}, {text} ({base}; 95% interval {ci})"
+    share = price_share(r)
+    if share is not None and share >= 0.5:
+        out += (f"; {num(r['same_play_diff'], True)} of it on deals played the same in both: "
+                "the price table, not the play")
     return out
 
 
+def _baseline_stake(an: Analysis) -> float | None:
+    st = an.stakes.filter(pl.col("variant") == an.baseline)
+    return None if st.is_empty() else st["mean"][0]
+
+
+def _effect_sentences(an: Analysis, v: str) -> tuple[list[str], int]:
+    found, small = effects(an.paired, v, _baseline_stake(an))
+    return [_effect_sentence(r) for r in found], small
+
+
 def headlines(an: Analysis, most: int = 3) -> list[str]:
-    """The report's answer in a few lines for the terminal: per variant, how many paired
-    differences from the baseline are significant, and the first of them (the "In short"
-    section says them all)."""
+    """The report's answer in a few lines for the terminal: per variant, its largest effect
+    and how many it has (the "In short" section says them all)."""
     out = []
     for v in an.variants[1:most + 1]:
-        found = _significant_sentences(an, v)
-        first = f"; {found[0]}" if found else ""
-        out.append(f"{v} vs {an.baseline}: {len(found)} significant difference"
-                   f"{'s' * (len(found) != 1)}{first}")
+        found, _ = _effect_sentences(an, v)
+        out.append(f"{v} vs {an.baseline}: " + (
+            f"{found[0]} (the largest of {len(found)} effect{'s' * (len(found) != 1)})"
+            if found else "no effect of practical size"))
     if len(an.variants) > most + 1:
         out.append(f"... and {len(an.variants) - most - 1} more variants")
     return out
 
 
 def _summary_section(an: Analysis) -> Section:
-    """What the comparison found, before the details: per variant, its significant paired
-    differences from the baseline, and whether the play or only the prices changed."""
+    """What the comparison found, before the details: first each variant's largest effect,
+    one line each; then per variant its effects ranked (contract mix first), whether the play
+    or only the prices changed, and how many smaller differences were left to the table."""
     s = Section("summary", "In short")
     if len(an.variants) < 2:
         s.intro = (f"One variant only ({an.variants[0]}, {count(an.overview['hands'].sum())} "
                    "hands): nothing to compare." if an.variants else "No hands.")
         return s
-    h, m = [], []
+    leads, h, m = [], [], []
     for v in an.variants[1:]:
+        found, small = _effect_sentences(an, v)
+        leads.append(f"{v}: {found[0] if found else 'no effect of practical size'}")
         deals = an.paired.filter(pl.col("variant") == v)["deals"].max()
         head = f"{v} compared with {an.baseline}, over {count(deals)} common deals"
         play = _play_sentence(an, v)
-        items = ([play] if play else []) + (_significant_sentences(an, v)
-                                            or ["no difference is significant at the 95% level."])
+        items = ([play] if play else []) + (found or ["no difference of practical size is "
+                                                      "significant at the 95% level."])
+        if small:
+            items.append(f"{small} smaller significant difference{'s' * (small != 1)}, under "
+                         "the practical size: in Paired differences.")
         h.append(f"<h3><span class='sw' style='background:{an.colors[v]}'></span>{esc(head)}"
-                 "</h3><ul>" + "".join(f"<li>{esc(t)}</li>" for t in items)
-                 + "</ul>")
+                 "</h3><ul>" + "".join(f"<li>{esc(t)}</li>" for t in items) + "</ul>")
         m += [f"**{md_esc(head)}**", ""] + [f"- {md_esc(t)}" for t in items] + [""]
-    s.intro = (f"Significant paired differences from the baseline {an.baseline} (95% intervals "
-               "that exclude 0; each variant plays the same deals).")
-    s.html_extra, s.md_extra = "\n".join(h), "\n".join(m)
+    why = (f"Above, the largest effect of each variant against the baseline {an.baseline}; "
+           "below, each variant's effects ranked, the contract mix first. An effect is a paired "
+           "difference (each variant plays the same deals) whose 95% interval excludes 0 and "
+           f"that reaches the practical size: {PRACTICAL_WORDS}.")
+    lead_html = ("<ul class='leads'>" + "".join(f"<li>{esc(t)}</li>" for t in leads)
+                 + f"</ul><p class='muted'>{esc(why)}</p>")
+    lead_md = "\n".join(f"- {md_esc(t)}" for t in leads) + "\n\n" + md_esc(why, block=True) + "\n"
+    s.html_extra, s.md_extra = lead_html + "\n" + "\n".join(h), lead_md + "\n" + "\n".join(m)
     return s
 
 
