@@ -116,3 +116,20 @@ def test_effects_under_the_practical_size_are_dropped_and_the_rest_ranked():
     assert small == 2
     assert [r["metric"] for r in found] == ["hands played as zolo", "old side (declarer) wins",
                                             "old-side card points", "payout, dealer", "tie"]
+
+
+def test_a_variant_with_another_deck_is_not_paired(tmp_path):
+    """The same deal id under another deck is another deal: such a variant is compared by its
+    intervals, never deal by deal, and the report says why."""
+    hands = ([_deal("kop", i, c) for i, c in enumerate(_mix(100, 0))]
+             + [fx.hand("short", "schafkopf-kurz", i, "thrown in", (), "young", "out",
+                        [0, 0, 0, 0], [0, 0, 0, 0]) for i in range(DEALS)])
+    src = fx.write_folder(tmp_path / "r", [("kop", load_ruleset("kop")),
+                                           ("short", load_ruleset("schafkopf-kurz"))], hands,
+                          chunk=200)
+    out, _, an = build_report(src, tmp_path / "out")
+    assert an.paired.filter(pl.col("variant") == "short").is_empty()
+    assert any("short deals other cards than kop" in n for n in an.notes)
+    md = (out / "report.md").read_text(encoding="utf-8")
+    head = md[md.index("## In short"):md.index("## Variants")]
+    assert "- short: another deck, so other deals: not paired with the baseline" in head

@@ -625,6 +625,12 @@ def _quantiles(values: list, counts: list, qs) -> list:
     return out
 
 
+def _same_deck(a, b) -> bool:
+    """Whether two variants deal the same cards from the same seeds (the same deck, card for
+    card); unknown rules (no ruleset in the manifest) are taken to."""
+    return a.ruleset is None or b.ruleset is None or a.ruleset.cards() == b.ruleset.cards()
+
+
 def _paired_sums(frames: list[pl.DataFrame]) -> dict[str, pl.DataFrame]:
     """Per-slice sums added up: variant -> one row of totals."""
     if not frames:
@@ -647,7 +653,10 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
     deals: dict[str, int] = {}
     pair_frames: list[pl.DataFrame] = []
     cross_frames: list[pl.DataFrame] = []
-    others = [v for v in labels if v != base] if base in have else []
+    by_label = {v.label: v for v in res.variants}
+    others = [v for v in labels if v != base and _same_deck(by_label[base], by_label[v])
+              ] if base in have else []
+    unpaired = [v for v in labels if v != base and v not in others] if base in have else []
     if len(lu):
         m = _paired_metrics(h)
         lo, hi = int(lu["dmin"].min()), int(lu["dmax"].max()) + 1
@@ -672,7 +681,10 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
     for v in labels_all:
         if v not in have:
             notes.append(f"variant {v!r} has no hands in this results folder yet")
-    by_label = {v.label: v for v in res.variants}
+    if unpaired:
+        notes.append(f"{', '.join(unpaired)} deal{'s' * (len(unpaired) == 1)} other cards than "
+                     f"{base} (another deck), so the same deal ids are other deals: not paired "
+                     "with it; compare them by their intervals")
     colors = {v: PALETTE[i % len(PALETTE)] for i, v in enumerate(labels)}
     s_over = out.get("s_overview")
     words = wording([v.ruleset for v in res.variants])

@@ -456,6 +456,10 @@ def _play_sentence(an: Analysis, v: str) -> str:
             f"{count(r['deals'])} deals (contract, sides, doubles or card points).")
 
 
+NOT_PAIRED = ("another deck, so other deals: not paired with the baseline (compare its "
+              "intervals in the tables)")
+
+
 def _effect_sentence(r: dict) -> str:
     """An effect in words: a contract's share ("zolo: 49.1% of hands instead of 27.0% ...")
     or a measure's move, with where a payout's move came from when the prices made most of
@@ -488,7 +492,11 @@ def headlines(an: Analysis, most: int = 3) -> list[str]:
     """The report's answer in a few lines for the terminal: per variant, its largest effect
     and how many it has (the "In short" section says them all)."""
     out = []
+    paired = set(an.paired["variant"].to_list())
     for v in an.variants[1:most + 1]:
+        if v not in paired:
+            out.append(f"{v} vs {an.baseline}: {NOT_PAIRED}")
+            continue
         found, _ = _effect_sentences(an, v)
         out.append(f"{v} vs {an.baseline}: " + (
             f"{found[0]} (the largest of {len(found)} effect{'s' * (len(found) != 1)})"
@@ -508,7 +516,11 @@ def _summary_section(an: Analysis) -> Section:
                    "hands): nothing to compare." if an.variants else "No hands.")
         return s
     leads, h, m = [], [], []
+    paired = set(an.paired["variant"].to_list())
     for v in an.variants[1:]:
+        if v not in paired:
+            leads.append(f"{v}: {NOT_PAIRED}")
+            continue
         found, small = _effect_sentences(an, v)
         leads.append(f"{v}: {found[0] if found else 'no effect of practical size'}")
         deals = an.paired.filter(pl.col("variant") == v)["deals"].max()
