@@ -54,7 +54,8 @@ def test_report_renders_and_every_image_loads(report, tmp_path):
         page.screenshot(str(shot))
     assert [i["alt"] for i in images] == ["Contract mix", "Declarer win rate per contract",
                                           "Card points of the old side", "Seat advantage",
-                                          "Payout distribution", "Session length"]
+                                          "Payout distribution", "Session length",
+                                          "Paired differences"]
     broken = [i["alt"] for i in images if not (i["complete"] and i["w"] > 0 and i["h"] > 0)]
     assert broken == [], f"images that did not load: {broken}"
     assert scripts == 0 and injected == 0

@@ -32,7 +32,7 @@ def test_report_writes_every_file_and_says_where(tiny, tmp_path, capsys):
     assert (out / "report.md").exists()
     pngs = sorted(p.name for p in out.glob("*.png"))
     assert pngs == ["contract_mix.png", "declarer_win_rate.png", "old_side_points.png",
-                    "payout_distribution.png", "seat_advantage.png"]
+                    "paired_differences.png", "payout_distribution.png", "seat_advantage.png"]
     for p in out.glob("*.png"):
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     tables = {p.stem for p in (out / "tables").glob("*.csv")}

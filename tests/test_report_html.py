@@ -47,7 +47,7 @@ def test_only_our_own_images_and_no_script_is_allowed(page):
     assert re.search(r"<meta http-equiv='Content-Security-Policy' content=\"default-src "
                      r"'none'; img-src data:; style-src 'unsafe-inline'\">", page)
     imgs = re.findall(r"<img [^>]*>", page)
-    assert len(imgs) == 5
+    assert len(imgs) == 6  # the five plots and the paired differences' forest
     assert all(re.match(r"<img src='data:image/png;base64,[A-Za-z0-9+/=]+' ", i) for i in imgs)
     # self-contained: no reference to another file or host
     assert not re.search(r"<[^>]*\s(src|href)=['\"]?(https?:|//|file:|javascript:)", page)

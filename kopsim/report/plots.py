@@ -12,8 +12,10 @@ import math
 
 import polars as pl
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
 
 from .analysis import POSITIONS, Analysis
+from .effects import practical_size
 
 GRID = "#e3e6ea"
 INK = "#26313b"
@@ -267,6 +269,66 @@ def session_length(an: Analysis) -> bytes | None:
     return _png(fig)
 
 
+FOREST_ROWS = 40  # the forest plot's largest differences; the table has every one
+
+
+def forest_rows(an: Analysis) -> list[dict]:
+    st = an.stakes.filter(pl.col("variant") == an.baseline)
+    stake = None if st.is_empty() else st["mean"][0]
+    rows = []
+    for r in an.paired.filter(pl.col("diff").is_not_null()).iter_rows(named=True):
+        size = practical_size(r["unit"], stake)
+        lo, hi = r["diff_lo"], r["diff_hi"]
+        if not size or any(x is None or math.isnan(x) for x in (lo, hi)):
+            continue
+        rows.append({**r, "x": r["diff"] / size, "lo": lo / size, "hi": hi / size})
+    rows.sort(key=lambda r: -abs(r["x"]))
+    return rows
+
+
+def _label(r: dict, several: bool) -> str:
+    d = r["diff"]
+    value = (f"{100 * d:+.1f} pp" if r["unit"] == "rate"
+             else f"{d:+.3g}").replace("-", "−")
+    return (f"{r['variant']}: " if several else "") + f"{r['metric']}  {value}"
+
+
+def forest(an: Analysis) -> bytes | None:
+    """Every paired difference of every variant from the baseline on one scale, largest first,
+    or None with nothing paired. Differences come in several units (percentage points, card
+    points, doubles, payouts), so each is measured in its unit's practical size
+    (`effects.practical_size`): 1 on the axis is the smallest difference the summary
+    reports, and the shaded band holds those too small to matter."""
+    rows = forest_rows(an)
+    if not rows:
+        return None
+    shown = rows[:FOREST_ROWS]
+    several = len({r["variant"] for r in shown}) > 1
+    fig = _figure(9.6, 1.3 + 0.26 * len(shown))
+    ax = fig.add_subplot()
+    _style(ax, "x")
+    ys = list(range(len(shown)))[::-1]
+    ax.axvspan(-1, 1, color="#eef1f4", zorder=0)
+    ax.axvline(0, color=MUTED, linewidth=0.8, zorder=1)
+    for y, r in zip(ys, shown):
+        colour = an.colors.get(r["variant"], INK)
+        ax.errorbar([r["x"]], [y], xerr=[[r["x"] - r["lo"]], [r["hi"] - r["x"]]], fmt="o",
+                    color=colour, markersize=4, capsize=2, linewidth=1.2,
+                    alpha=1.0 if r["significant"] else 0.45)
+    ax.set_yticks(ys, [_t(_label(r, several)) for r in shown], fontsize=8)
+    span = max(max(abs(r["lo"]), abs(r["hi"])) for r in shown)
+    if span > 50:  # a few huge moves would squeeze the rest onto the band
+        ax.set_xscale("symlog", linthresh=1)
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}".replace("-", "−")))
+    ax.margins(x=0.06)
+    ax.set_xlabel("difference in practical sizes (1: the smallest the summary reports; the "
+                  "band: smaller)", fontsize=9, color=INK)
+    more = f" (the largest {len(shown)} of {len(rows)})" if len(rows) > len(shown) else ""
+    _title(fig, ax, f"Paired differences from {an.baseline}, largest first{more}",
+           "each with its 95% interval, in practical sizes; faded: the interval holds 0")
+    return _png(fig)
+
+
 PLOTS = (
     ("contract_mix", "Contract mix", contract_mix),
     ("declarer_win_rate", "Declarer win rate per contract", declarer_wins),
@@ -274,6 +336,7 @@ PLOTS = (
     ("old_side_points", "Card points of the old side", old_points),
     ("payout_distribution", "Payout distribution", payouts),
     ("session_length", "Session length", session_length),
+    ("paired_differences", "Paired differences", forest),
 )
 
 

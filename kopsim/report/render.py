@@ -408,6 +408,7 @@ def sections(an: Analysis) -> list[Section]:
         for v in labels:
             if _price_table_only(an, v):
                 s.intro += f" {v}: {PRICE_ONLY}"
+        s.plots = ["paired_differences"]
     else:
         s.intro = "Only one variant: nothing to pair."
     out.append(s)
