@@ -327,7 +327,7 @@ def _overview(res: Results, o: pl.DataFrame, s_over: pl.DataFrame | None,
         if s_over is not None and v.label in s_over["variant"].to_list():
             sess = s_over.filter(pl.col("variant") == v.label)["sessions"][0]
         rows.append({"variant": v.label, "ruleset": v.ruleset_name, "sha256": v.ruleset_sha256,
-                     "description": v.description, "hands": r["hands"], "deals": r["deals"],
+                     "description": described(v), "hands": r["hands"], "deals": r["deals"],
                      "played": r["played"], "sessions": int(sess),
                      "in_manifest": v.in_manifest})
     return pl.DataFrame(rows, schema={"variant": pl.String, "ruleset": pl.String,
@@ -622,6 +622,31 @@ def _quantiles(values: list, counts: list, qs) -> list:
             if acc >= need:
                 out.append(v)
                 break
+    return out
+
+
+MOST_CHANGES = 6  # overrides listed in a variant's description; the rule differences say all
+
+
+def described(v) -> str:
+    """A variant's description: its ruleset's, and what the experiment overrides in it (an
+    override that gives its own description has said it)."""
+    changes = [] if "description" in v.overrides else _flat(v.overrides)
+    if not changes:
+        return v.description
+    shown = ", ".join(f"{k} = {val}" for k, val in changes[:MOST_CHANGES])
+    more = f" and {len(changes) - MOST_CHANGES} more" if len(changes) > MOST_CHANGES else ""
+    return f"{v.description}; changed: {shown}{more}"
+
+
+def _flat(d: dict, prefix: str = "") -> list[tuple[str, object]]:
+    out = []
+    for k, val in d.items():
+        key = f"{prefix}{k}" if " " not in str(k) else f'{prefix}"{k}"'
+        if isinstance(val, dict) and val:
+            out += _flat(val, key + ".")
+        else:
+            out.append((key, val))
     return out
 
 

@@ -75,6 +75,7 @@ class Variant:
     ruleset: object = None  # kopsim.rules.model.Ruleset, or None when the manifest has none
     description: str = ""
     in_manifest: bool = True
+    overrides: dict = field(default_factory=dict)  # the experiment's changes to its ruleset
 
 
 @dataclass
@@ -196,7 +197,8 @@ def _variants(mpath: Path, data: dict, problems: list[Problem]) -> list[Variant]
             ruleset_name=str(v.get("ruleset_name") or (rules.name if rules else "")),
             ruleset_sha256=str(v.get("ruleset_sha256") or (rules.sha256() if rules else "")),
             ruleset=rules,
-            description=rules.description if rules else str(v.get("description") or "")))
+            description=rules.description if rules else str(v.get("description") or ""),
+            overrides=v["overrides"] if isinstance(v.get("overrides"), dict) else {}))
     return out
 
 

@@ -737,8 +737,30 @@ def _meta(an: Analysis) -> list[tuple[str, str]]:
         if (k in ("name", "description", "notes") or (k in m and k in ("seed", "deals"))
                 or isinstance(v, (dict, list)) or v is None):
             continue
-        items.append((str(k), str(v)))
+        said = _setting_words(k, v)
+        if said is not None:
+            items.append(said)
     return items
+
+
+# the experiment's settings said in words, not as the values the manifest keeps them in
+ROTATE_WORDS = {"round": "the line-up moves one seat every round of four deals",
+                "session": "the line-up moves one seat every session"}
+ENGINE_WORDS = {"kernel": "batch kernel", "reference": "reference engine"}
+
+
+def _setting_words(key: str, value) -> tuple[str, str] | None:
+    """(label, words) of an experiment setting for the report's header; None for a setting
+    that says nothing worth a line (sessions not scored, no rotation, its period)."""
+    if key == "sessions":
+        return ("sessions", "scored as each ruleset says") if value is True else None
+    if key == "rotate":
+        return ("seats", ROTATE_WORDS.get(str(value), str(value))) if value else None
+    if key == "rotation_period":
+        return None
+    if key == "engine":
+        return ("engine", ENGINE_WORDS.get(str(value), str(value)))
+    return (str(key), str(value))
 
 
 def warnings(an: Analysis) -> list[str]:

@@ -58,14 +58,16 @@ def hand(variant: str, rules: str, deal: int, contract: str, old: tuple, winner,
 
 def write_folder(path: Path, variants: list[tuple[str, Ruleset]], hands: list[dict],
                  sessions: list[dict] | None = None, experiment: dict | None = None,
-                 chunk: int = 5) -> Path:
-    """Write the rows as chunk files of at most `chunk` hands per variant."""
+                 chunk: int = 5, overrides: dict | None = None) -> Path:
+    """Write the rows as chunk files of at most `chunk` hands per variant (overrides: label ->
+    the experiment's overrides of that variant's ruleset, recorded in the manifest)."""
     path.mkdir(parents=True, exist_ok=True)
     manifest = {"experiment": experiment or {"name": path.name},
                 "variants": [{"label": label, "ruleset_name": r.name,
                               "ruleset_sha256": r.sha256(),
                               "ruleset": r.model_dump(mode="json", by_alias=True),
-                              "bots": ["alice", "bob", "random", "random"]}
+                              "bots": ["alice", "bob", "random", "random"],
+                              "overrides": (overrides or {}).get(label, {})}
                              for label, r in variants],
                 "seed": 7, "deals": 8, "kopsim_version": "test", "extra_key": {"ignored": 1}}
     (path / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), "utf-8")

@@ -1,0 +1,50 @@
+"""The report's header and variants table in words: the experiment's settings said as what
+they mean (never `sessions True` or `rotate round`), and a variant made by overriding a ruleset
+described by what it overrides, not by its ruleset's description alone."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "data"))
+import results_fixtures as fx  # noqa: E402
+
+from kopsim.report import build_report  # noqa: E402
+from kopsim.rules.load import load_ruleset  # noqa: E402
+
+
+def _report(tmp_path, experiment: dict) -> str:
+    kop = load_ruleset("kop")
+    rich = {"contracts": {"zolo": {"payout": {"won": 10, "lost": 5}}}}
+    src = fx.write_folder(tmp_path / "r", [("kop", kop), ("rich", kop)],
+                          fx.kop_hands("kop", "kop") + fx.kop_hands("rich", "kop"),
+                          experiment={"name": "h", **experiment}, overrides={"rich": rich})
+    out, _, _ = build_report(src, tmp_path / "out")
+    return (out / "report.md").read_text(encoding="utf-8")
+
+
+def test_settings_are_said_in_words(tmp_path):
+    md = _report(tmp_path, {"sessions": True, "rotate": "round", "rotation_period": 4,
+                            "engine": "kernel"})
+    header = md[:md.index("## In short")]
+    assert "sessions: **scored as each ruleset says**" in header
+    assert "seats: **the line-up moves one seat every round of four deals**" in header
+    assert "engine: **batch kernel**" in header
+    for raw in ("True", "False", "**round**", "rotation_period", "**kernel**"):
+        assert raw not in header, raw
+
+
+def test_settings_that_say_nothing_are_left_out(tmp_path):
+    header = _report(tmp_path, {"sessions": False, "rotate": None, "engine": "reference"})
+    header = header[:header.index("## In short")]
+    assert "sessions" not in header and "seats" not in header
+    assert "engine: **reference engine**" in header
+
+
+def test_an_override_variant_says_what_it_overrides(tmp_path):
+    md = _report(tmp_path, {})
+    table = md[md.index("## Variants"):]
+    kop_row = next(line for line in table.splitlines() if line.startswith("| kop |"))
+    rich_row = next(line for line in table.splitlines() if line.startswith("| rich |"))
+    assert "changed" not in kop_row
+    assert ("changed: contracts.zolo.payout.won = 10, contracts.zolo.payout.lost = 5"
+            in rich_row)
