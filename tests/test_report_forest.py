@@ -57,3 +57,11 @@ def test_one_variant_has_no_forest(tmp_path):
                           [_deal("base", i, c) for i, c in enumerate(_mix(10, 0))][:DEALS])
     _, _, an = build_report(src, tmp_path / "out")
     assert forest(an) is None
+
+
+def test_the_bars_of_a_category_are_centred_whichever_variants_have_one():
+    from kopsim.report.plots import bar_y
+
+    assert bar_y(3, ["b"], "b", 0.4) == 3  # a contract only one variant has: on its line
+    assert [bar_y(2, ["a", "c"], v, 0.4) for v in ("a", "c")] == [1.8, 2.2]
+    assert [bar_y(0, ["a", "b", "c"], v, 0.3) for v in ("a", "b", "c")] == [-0.3, 0.0, 0.3]

@@ -81,6 +81,12 @@ def _err(lo: list, hi: list, mid: list, scale: float = 1.0):
     return [low, high]
 
 
+def bar_y(j: int, here: list[str], v: str, height: float) -> float:
+    """Where variant v's bar goes in category j, among the variants `here` with a bar in it:
+    the bars of a category centred on it, whichever variants have one."""
+    return j + (here.index(v) - (len(here) - 1) / 2) * height
+
+
 def _grouped_hbars(an: Analysis, df: pl.DataFrame, cats: list[str], cat_col: str, value: str,
                    title: str, subtitle: str, xlabel: str, skip_zero_n: str | None = None
                    ) -> bytes:
@@ -89,19 +95,25 @@ def _grouped_hbars(an: Analysis, df: pl.DataFrame, cats: list[str], cat_col: str
     ax = fig.add_subplot()
     _style(ax, "x")
     height = 0.8 / max(n_var, 1)
-    for i, v in enumerate(an.variants):
+    drawn = {}  # category -> the variants with a bar in it, so that its bars are centred
+    for v in an.variants:
         part = df.filter(pl.col("variant") == v)
-        vals, lo, hi, ys = [], [], [], []
-        for j, c in enumerate(cats):
+        for c in cats:
             row = part.filter(pl.col(cat_col) == c)
             if row.is_empty():
                 continue
             r = row.row(0, named=True)
-            if skip_zero_n and not r[skip_zero_n]:
+            if (skip_zero_n and not r[skip_zero_n]) or r.get("in_rules") is False:
                 continue
-            if r.get("in_rules") is False:
+            drawn.setdefault(c, []).append((v, r))
+    for v in an.variants:
+        vals, lo, hi, ys = [], [], [], []
+        for j, c in enumerate(cats):
+            here = [w for w, _ in drawn.get(c, [])]
+            if v not in here:
                 continue
-            ys.append(j + (i - (n_var - 1) / 2) * height)
+            r = dict(drawn[c])[v]
+            ys.append(bar_y(j, here, v, height))
             vals.append(100 * r[value])
             lo.append(100 * r[f"{value}_lo"])
             hi.append(100 * r[f"{value}_hi"])
@@ -203,31 +215,37 @@ def old_points(an: Analysis, width: int = 4) -> bytes | None:
     return _png(fig)
 
 
-def payouts(an: Analysis, max_values: int = 18) -> bytes | None:
+def payouts(an: Analysis) -> bytes | None:
+    """Each variant's distribution of what a seat gains on a hand, as the share of seat-hands
+    paid at most x: on the payouts' own numeric axis (a common scale for values as far apart
+    as a point and a doubled solo), one step line per variant."""
     hist = an.payout_hist
     if hist["payout"].n_unique() < 2:
         return None  # every seat-hand paid the same
     fig = _figure()
     ax = fig.add_subplot()
     _style(ax)
-    tops = (hist.group_by("payout").agg(pl.col("share").max())
-            .sort("share", descending=True).head(max_values)["payout"].sort().to_list())
-    labels = [f"{x:+g}" if x else "0" for x in tops] + ["other"]
-    n_var = len(an.variants)
-    width = 0.8 / max(n_var, 1)
-    for i, v in enumerate(an.variants):
-        part = hist.filter(pl.col("variant") == v)
-        shares = dict(zip(part["payout"].to_list(), part["share"].to_list()))
-        ys = [100 * shares.get(x, 0.0) for x in tops]
-        ys.append(100 * max(0.0, 1 - sum(shares.get(x, 0.0) for x in tops)))
-        xs = [k + (i - (n_var - 1) / 2) * width for k in range(len(ys))]
-        ax.bar(xs, ys, width=width * 0.92, color=an.colors[v], label=_t(v))
-    ax.set_xticks(range(len(labels)), labels, rotation=45 if len(labels) > 10 else 0,
-                  ha="right" if len(labels) > 10 else "center")
-    ax.set_xlabel("what one seat gains on one hand (most common values)", color=MUTED,
-                  fontsize=9)
-    ax.set_ylabel("% of seat-hands", color=MUTED, fontsize=9)
-    _title(fig, ax, "Payout distribution", "what a seat wins or loses per hand")
+    for v in an.variants:
+        part = hist.filter(pl.col("variant") == v).sort("payout")
+        xs, shares = part["payout"].to_list(), part["share"].to_list()
+        if not xs:
+            continue
+        total, cum = 0.0, []
+        for sh in shares:
+            total += sh
+            cum.append(100 * total)
+        ax.step([xs[0]] + xs, [0.0] + cum, where="post", color=an.colors[v], label=_t(v),
+                linewidth=1.6)
+    lo, hi = hist["payout"].min(), hist["payout"].max()
+    if max(abs(lo), abs(hi)) > 60:  # a few large payouts would squeeze the common ones
+        ax.set_xscale("symlog", linthresh=10)
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:+,.0f}".replace("-", "−")
+                                                   if x else "0"))
+    ax.set_ylim(0, 101)
+    ax.set_xlabel("what one seat gains on one hand", color=MUTED, fontsize=9)
+    ax.set_ylabel("% of seat-hands paid at most this", color=MUTED, fontsize=9)
+    _title(fig, ax, "Payout distribution", "share of seat-hands whose payout is at most the "
+           "value on the axis (a step at each payout paid)")
     _legend(ax, an)
     return _png(fig)
 
