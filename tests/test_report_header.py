@@ -48,3 +48,20 @@ def test_an_override_variant_says_what_it_overrides(tmp_path):
     assert "changed" not in kop_row
     assert ("changed: contracts.zolo.payout.won = 10, contracts.zolo.payout.lost = 5"
             in rich_row)
+
+
+def test_rule_differences_that_never_applied_are_marked(tmp_path):
+    """A rule changed (a lost zolo du paid 4) with no hand of the run reaching it: every deal
+    played and paid the same, so the report says the difference never applied."""
+    kop = load_ruleset("kop")
+    hands = fx.kop_hands("kop", "kop") + fx.kop_hands("cheap", "cheap")
+    src = fx.write_folder(tmp_path / "r", [("kop", kop), ("cheap", fx.cheap_rules())], hands)
+    out, _, _ = build_report(src, tmp_path / "out")
+    md = (out / "report.md").read_text(encoding="utf-8")
+    diffs = md[md.index("## Rule differences"):]
+    assert "None of these differences changed a hand in this run" in diffs
+    # where a hand did change (deal 2's zolo du paid 4), nothing is marked
+    src = fx.tiny(tmp_path / "t")
+    out, _, _ = build_report(src, tmp_path / "out2")
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "None of these differences changed a hand" not in md

@@ -208,6 +208,13 @@ def _rule_diffs(an: Analysis) -> tuple[str, str]:
             h.append(f"<p class='muted'>{esc(text)}</p>")
             m.append(text + "\n")
             continue
+        r = _same_play_row(an, v)
+        if r is not None and r["deals"] and r["same_play_and_payouts"] == r["deals"]:
+            text = (f"None of these differences changed a hand in this run: every one of the "
+                    f"{count(r['deals'])} common deals is played and paid exactly as under "
+                    f"{base} (with these bots the rules below never applied).")
+            h.append(f"<p class='muted'>{esc(text)}</p>")
+            m.append(f"*{md_esc(text)}*\n")
         h.append("<dl class='diff'>")
         # kopsim.rules.diff's sections in its order, then any it adds later: no change is dropped
         others = [c.section for c in changes if c.section not in SECTIONS]
