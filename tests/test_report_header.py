@@ -65,3 +65,37 @@ def test_rule_differences_that_never_applied_are_marked(tmp_path):
     out, _, _ = build_report(src, tmp_path / "out2")
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "None of these differences changed a hand" not in md
+
+
+def _seat_report(tmp_path, only_alice: bool):
+    """400 deals, the dealer gaining 3 and the others paying 1 each: at every deal, or only
+    where alice deals (the line-up alice, bob, random, random sits still while the deal moves
+    round, so every bot deals a quarter of the hands)."""
+    from kopsim.report.render import seat_effect_sentences
+
+    hands = []
+    for d in range(400):
+        dealer = d % 4
+        pays = [3 if s == dealer else -1 for s in range(4)]
+        if only_alice and fx.BOTS[dealer] != "alice":
+            pays = [0, 0, 0, 0]
+        hands.append(fx.hand("kop", "kop", d, "normal", (0, 1), "old", "out", [40, 20, 30, 14],
+                             pays))
+    src = fx.write_folder(tmp_path / "r", [("kop", load_ruleset("kop"))], hands, chunk=100)
+    _, _, an = build_report(src, tmp_path / "out")
+    return an, seat_effect_sentences(an)
+
+
+def test_a_seat_effect_every_bot_shares_is_the_rules(tmp_path):
+    an, said = _seat_report(tmp_path, only_alice=False)
+    dealer = an.position_bots.filter(an.position_bots["position"] == "dealer")
+    assert sorted(dealer["bot"].to_list()) == ["alice", "bob", "random"]
+    assert all(m == 3 for m in dealer["mean"].to_list())
+    assert any("kop, dealer +3.000 a hand: every bot gains there alike" in t
+               and "the rules" in t for t in said), said
+
+
+def test_a_seat_effect_of_one_bot_is_the_bots(tmp_path):
+    _, said = _seat_report(tmp_path, only_alice=True)
+    line = next(t for t in said if t.startswith("kop, dealer"))
+    assert "only alice of" in line and "the bots' play, not the seat" in line

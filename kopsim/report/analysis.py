@@ -83,6 +83,8 @@ class Analysis:
     session_rotation: pl.DataFrame | None = None  # variant, sessions, rotating (line-up moves)
     tournaments: pl.DataFrame | None = None  # variant, bot: final standings (report.tournaments)
     gap: pl.DataFrame | None = None  # variant, bot: heuristic -> bound gap closed (report.bound)
+    # variant, position, bot: the mean payout of each bot in each seat position
+    position_bots: pl.DataFrame | None = None
 
     @property
     def baseline(self) -> str:
@@ -110,7 +112,7 @@ class Analysis:
                "payout_by_bot": self.bots, "stakes": self.stakes,
                "payout_histogram": self.payout_hist, "paired_differences": self.paired,
                "rule_differences": self.rule_diff_frame()}
-        for name in ("lineups", "same_play", "sessions", "session_seats", "session_bots",
+        for name in ("lineups", "same_play", "position_bots", "sessions", "session_seats", "session_bots",
                      "session_length_hist", "tournaments", "gap"):
             df = getattr(self, name)
             if df is not None:
@@ -216,6 +218,10 @@ def _hand_queries(h: pl.LazyFrame) -> dict[str, pl.LazyFrame]:
             *[(pl.col(c) ** 2).sum().alias(f"s2_{s}") for s, c in enumerate(seats)]),
         "lineups": h.group_by("variant", *[f"bot_{s}" for s in SEATS]).agg(
             n=pl.len(), dmin=pl.col("deal_id").min(), dmax=pl.col("deal_id").max(),
+            *[pl.col(c).sum().alias(f"s1_{s}") for s, c in enumerate(seats)],
+            *[(pl.col(c) ** 2).sum().alias(f"s2_{s}") for s, c in enumerate(seats)]),
+        "seat_bots": h.group_by("variant", "dealer", *[f"bot_{s}" for s in SEATS]).agg(
+            n=pl.len(),
             *[pl.col(c).sum().alias(f"s1_{s}") for s, c in enumerate(seats)],
             *[(pl.col(c) ** 2).sum().alias(f"s2_{s}") for s, c in enumerate(seats)]),
         "pts_hist": h.filter(pl.col("played")).group_by("variant", "old_pts").agg(hands=pl.len()),
@@ -423,6 +429,32 @@ def _seats(dl: pl.DataFrame, labels) -> pl.DataFrame:
     return pl.DataFrame(rows, schema={"variant": pl.String, "position": pl.String,
                                       "hands": pl.Int64, "mean": pl.Float64, "sd": pl.Float64,
                                       "mean_lo": pl.Float64, "mean_hi": pl.Float64})
+
+
+def _position_bots(sb: pl.DataFrame, labels) -> pl.DataFrame:
+    """Each bot's mean payout in each seat position (a bot in two seats of a line-up counts
+    in both), from the per-dealer, per-line-up sums."""
+    acc: dict[tuple, list[float]] = {}
+    for r in sb.iter_rows(named=True):
+        for seat in range(4):
+            p = (seat - r["dealer"] - 1) % 4
+            key = (r["variant"], POSITIONS[p], r[f"bot_{seat}"] or "?")
+            a = acc.setdefault(key, [0.0, 0.0, 0.0])
+            a[0] += r["n"]
+            a[1] += r[f"s1_{seat}"]
+            a[2] += r[f"s2_{seat}"]
+    rows = []
+    for (v, position, bot), (n, s1, s2) in acc.items():
+        mean, sd = moments(n, s1, s2)
+        lo, hi = mean_ci(n, mean, sd)
+        rows.append({"variant": v, "position": position, "bot": bot, "seat_hands": int(n),
+                     "mean": mean, "mean_lo": lo, "mean_hi": hi,
+                     "_p": POSITIONS.index(position)})
+    df = pl.DataFrame(rows, schema={"variant": pl.String, "position": pl.String,
+                                    "bot": pl.String, "seat_hands": pl.Int64,
+                                    "mean": pl.Float64, "mean_lo": pl.Float64,
+                                    "mean_hi": pl.Float64, "_p": pl.Int64})
+    return _order_variants(df, labels, "_p", "bot").drop("_p")
 
 
 def _from_moments(df: pl.DataFrame, n: str, s1: str, s2: str, prefix: str) -> pl.DataFrame:
@@ -748,6 +780,7 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
         if len(labels) > 1:
             notes.append(f"the first variant {base!r} has no hands: no paired differences")
     an.gap = _gap(h, lu, engine, res, labels)
+    an.position_bots = _position_bots(raw["seat_bots"], labels)
     if s_over is not None and len(s_over):
         _sessions(an, out, by_label, labels)
         an.tournaments = _tournaments(res, sess, engine, labels)

@@ -20,7 +20,8 @@ import polars as pl
 
 from ..rules.diff import SECTIONS
 from .analysis import POSITIONS, Analysis, paired_metrics
-from .effects import PRACTICAL_WORDS, effects, price_share
+from .effects import PRACTICAL_WORDS, effects, practical_size, price_share
+from .stats import significant
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
@@ -187,6 +188,51 @@ def _lineups_table(an: Analysis) -> DTable:
                   "with its share of the hands.", left=5)
 
 
+def seat_effect_sentences(an: Analysis) -> list[str]:
+    """Per variant, the seat positions whose mean payout differs from 0 by at least the
+    practical size (2% of the variant's mean stake), each said to be the rules' when every bot
+    of the line-up gains (or loses) there alike, the bots' when only some do; with one bot in
+    every seat the two cannot be told apart, and the sentence says so."""
+    out = []
+    for v in an.variants:
+        found = _seat_effects(an, v)
+        if not found:
+            continue
+        bots = an.position_bots.filter(pl.col("variant") == v)["bot"].unique().to_list()
+        if len(bots) < 2:
+            out.append(f"{v}: " + ", ".join(f"{pos} {num(m, True)}" for pos, m, _ in found)
+                       + " a hand; one bot plays every seat, so the seat's rules and the "
+                       "bot's play cannot be told apart here.")
+            continue
+        for pos, m, same in found:
+            if len(same) == len(bots):
+                out.append(f"{v}, {pos} {num(m, True)} a hand: every bot gains there alike "
+                           f"({', '.join(same)}): the seat itself, so the rules.")
+            else:
+                out.append(f"{v}, {pos} {num(m, True)} a hand: only "
+                           f"{', '.join(same) or 'no bot alone'} of {', '.join(bots)}: the "
+                           "bots' play, not the seat.")
+    return out
+
+
+def _seat_effects(an: Analysis, v: str) -> list[tuple[str, float, list[str]]]:
+    """(position, mean payout, the bots whose mean there is significant the same way) of each
+    position of variant v with an effect of practical size."""
+    st = an.stakes.filter(pl.col("variant") == v)
+    size = practical_size("payout", None if st.is_empty() else st["mean"][0])
+    out = []
+    for r in an.seats.filter(pl.col("variant") == v).iter_rows(named=True):
+        if (_nan(r["mean_lo"]) or not significant(r["mean_lo"], r["mean_hi"])
+                or abs(r["mean"]) < size or an.position_bots is None):
+            continue
+        bots = an.position_bots.filter((pl.col("variant") == v)
+                                       & (pl.col("position") == r["position"])).to_dicts()
+        same = [b["bot"] for b in bots if not _nan(b["mean_lo"])
+                and significant(b["mean_lo"], b["mean_hi"]) and (b["mean"] > 0) == (r["mean"] > 0)]
+        out.append((r["position"], r["mean"], same))
+    return out
+
+
 def _rule_diffs(an: Analysis) -> tuple[str, str]:
     if len(an.variants) < 2:
         msg = "Only one variant: nothing to compare."
@@ -347,6 +393,7 @@ def sections(an: Analysis) -> list[Section]:
         an, an.seats, "position", list(POSITIONS), str,
         lambda r: _mean_cell(r["mean"], r["mean_lo"], r["mean_hi"], True, r["hands"]),
         "position")))
+    s.intro += "".join(" " + t for t in seat_effect_sentences(an))
     bots = an.bots["bot"].unique(maintain_order=True).to_list()
     s.tables.append(("By bot", _pivot(
         an, an.bots, "bot", bots, str,
