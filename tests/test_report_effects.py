@@ -133,3 +133,22 @@ def test_a_variant_with_another_deck_is_not_paired(tmp_path):
     md = (out / "report.md").read_text(encoding="utf-8")
     head = md[md.index("## In short"):md.index("## Variants")]
     assert "- short: another deck, so other deals: not paired with the baseline" in head
+
+
+def test_a_win_rate_moved_by_the_contract_mix_is_said_so():
+    """Each contract won exactly as often as before, only played more or less often: the
+    whole move of the declarers' win rate is the mix's (0.07 = 0.45 * 0.6 + 0.5 * 0.8 + 0.05
+    * 1.0 - (0.75 * 0.6 + 0.25 * 0.8)); a contract won more often moves it within."""
+    from kopsim.report.effects import win_rate_parts
+
+    def table(rows):
+        return pl.DataFrame([{"variant": v, "contract": c, "hands": 1, "share": s,
+                              "win_rate": w} for v, c, s, w in rows])
+    base = [("b", "normal", 0.75, 0.6), ("b", "zolo", 0.25, 0.8)]
+    mix, within = win_rate_parts(table(base + [("v", "normal", 0.45, 0.6),
+                                               ("v", "zolo", 0.5, 0.8),
+                                               ("v", "cicha", 0.05, 1.0)]), "b", "v")
+    assert mix == pytest.approx(0.07) and within == pytest.approx(0.0)
+    mix, within = win_rate_parts(table(base + [("v", "normal", 0.75, 0.7),
+                                               ("v", "zolo", 0.25, 0.8)]), "b", "v")
+    assert mix == pytest.approx(0.0) and within == pytest.approx(0.075)

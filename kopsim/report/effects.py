@@ -55,3 +55,23 @@ def price_share(r: dict) -> float | None:
     if r["unit"] != "payout" or same is None or not diff:
         return None
     return same / diff
+
+
+def win_rate_parts(contracts: pl.DataFrame, base: str, variant: str) -> tuple[float, float]:
+    """(the contract mix's part, the part within contracts) of the declarers' win rate's move
+    from base to variant: the mix's part is what the base's win rate of each contract gives
+    at the variant's shares, the rest is each contract won more or less often. A contract only
+    the variant plays counts wholly to the mix."""
+    def shares(v: str) -> dict[str, tuple[float, float]]:
+        rows = contracts.filter((pl.col("variant") == v) & (pl.col("hands") > 0))
+        return {r["contract"]: (r["share"], r["win_rate"]) for r in rows.iter_rows(named=True)}
+    b, v = shares(base), shares(variant)
+    mix = within = 0.0
+    for c in set(b) | set(v):
+        sb, wb = b.get(c, (0.0, None))
+        sv, wv = v.get(c, (0.0, None))
+        wb = wv if wb is None else wb
+        wv = wb if wv is None else wv
+        mix += (sv - sb) * wb
+        within += sv * (wv - wb)
+    return mix, within

@@ -20,7 +20,8 @@ import polars as pl
 
 from ..rules.diff import SECTIONS
 from .analysis import POSITIONS, Analysis, paired_metrics
-from .effects import PRACTICAL_WORDS, effects, practical_size, price_share
+from .effects import (PRACTICAL_WORDS, effects, practical_size, price_share,
+                      win_rate_parts)
 from .stats import significant
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
@@ -540,7 +541,16 @@ def _baseline_stake(an: Analysis) -> float | None:
 
 def _effect_sentences(an: Analysis, v: str) -> tuple[list[str], int]:
     found, small = effects(an.paired, v, _baseline_stake(an))
-    return [_effect_sentence(r) for r in found], small
+    return [_effect_sentence(r) + _mix_words(an, v, r) for r in found], small
+
+
+def _mix_words(an: Analysis, v: str, r: dict) -> str:
+    """For the declarers' win rate: how much of its move the contract mix made."""
+    if r["metric"] != paired_metrics(an.words)[0][1]:
+        return ""
+    mix, within = win_rate_parts(an.contracts, an.baseline, v)
+    return (f"; {num(100 * mix, True)} pp of it from the contract mix (each contract won as "
+            f"often as under {an.baseline}), {num(100 * within, True)} pp within the contracts")
 
 
 def headlines(an: Analysis, most: int = 3) -> list[str]:
