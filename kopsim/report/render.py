@@ -431,6 +431,13 @@ def sections(an: Analysis) -> list[Section]:
     if an.tournaments is not None and len(an.tournaments):
         out.append(_tournaments_section(an))
 
+    out.append(_paired_section(an, n_var))
+    return out
+
+
+def _paired_section(an: Analysis, n_var: int) -> Section:
+    """Each variant minus the baseline, deal by deal: every measure and contract share, with
+    the forest plot."""
     s = Section("paired", "Paired differences", "Each variant minus the baseline "
                 f"({an.baseline}), deal by deal over the deals both played: the mean of the "
                 "per-deal differences with its 95% interval. ★ marks a difference whose interval "
@@ -466,8 +473,7 @@ def sections(an: Analysis) -> list[Section]:
         s.plots = ["paired_differences"]
     else:
         s.intro = "Only one variant: nothing to pair."
-    out.append(s)
-    return out
+    return s
 
 
 def _diff_texts(r: dict, unit: str) -> tuple[str, str, str]:
