@@ -20,11 +20,19 @@ def add_parser(sub) -> None:
                     help="discrepancies printed (default 20; 0: only the count)")
     rp.add_argument("--jobs", type=cliargs.jobs, default=1,
                     help="processes checking blocks of hands")
+    rp.add_argument("--show", type=cliargs.count(1), metavar="N", default=None,
+                    help="draw the N-th hand of the log (1: the first): the deal, the auction, "
+                         "each trick and who took it, the payouts; nothing is replayed")
 
 
 def run(args) -> int:
     from ..records.replay import replay
 
+    if args.show is not None:
+        from ..records.show import find_record, show_hand
+
+        print(show_hand(find_record(args.log, args.show), args.show))
+        return 0
     n, found = replay(args.log, args.rules, args.jobs, args.rules_from_log)
     for d in found[: args.max_report]:
         print(d)

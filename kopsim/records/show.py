@@ -1,0 +1,65 @@
+"""One logged hand drawn as text (`kopsim replay FILE --show N`): the deal, the auction, each
+trick and who took it, and what each seat was paid — read from the record alone, so a hand of
+any ruleset, Ramsch (every seat for himself) included, draws the same way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import InputError, Problem
+from ..rules.show import pretty_card
+from .format import parse_records, read_lines, record_problem
+
+POSITION = ("forehand", "second", "third", "dealer")  # counted from the dealer's left
+
+
+def find_record(path: str | Path, n: int) -> dict:
+    """The n-th hand record of the log (1 = the first), checked as replay checks one."""
+    for count, (lineno, d) in enumerate(parse_records(path, read_lines(path)), start=1):
+        if count == n:
+            problem = record_problem(d)
+            if problem:
+                raise InputError([Problem(str(path), f"line {lineno}", problem)])
+            return d
+    raise InputError([Problem(str(path), "--show", f"the log holds fewer than {n} hands")])
+
+
+def _seat(d: dict, seat: int) -> str:
+    return f"seat {seat} ({POSITION[(seat - d['dealer'] - 1) % 4]})"
+
+
+def _cards(cards: list[str]) -> str:
+    return " ".join(pretty_card(c) for c in cards)
+
+
+def _sides(d: dict) -> str:
+    old = d.get("old_side") or []
+    if not old:
+        return "every seat plays for himself"
+    young = [s for s in range(4) if s not in old]
+    return (f"old side {', '.join(f'seat {s}' for s in old)} against "
+            f"{', '.join(f'seat {s}' for s in young)}")
+
+
+def show_hand(d: dict, n: int) -> str:
+    """The record d (the n-th of its log) as lines of text."""
+    out = [f"hand {n}: {d['ruleset']}, seed {d['seed']}, hand {d['hand_index']}, "
+           f"dealer seat {d['dealer']}", "", "deal:"]
+    out += [f"  {_seat(d, s):18} {_cards(d['hands'][s])}" for s in range(4)]
+    calls = [f"seat {c['seat']}: {c['call']}" for c in d["auction"]]
+    out += ["", "auction: " + (" · ".join(calls) if calls else "no calls")]
+    by = "" if d.get("declarer") is None else f" by seat {d['declarer']}"
+    doubles = f", doubled {d['doubles']} time{'s' * (d['doubles'] != 1)}" if d["doubles"] else ""
+    out += [f"contract: {d['contract']}{by}{doubles}; {_sides(d)}", ""]
+    if d["tricks"]:
+        out.append("tricks:")
+    for k, t in enumerate(d["tricks"], start=1):
+        played = " ".join(f"{pretty_card(c)}(s{(t['leader'] + i) % 4})"
+                          for i, c in enumerate(t["cards"]))
+        out.append(f"  {k:2}. seat {t['leader']} leads: {played}  -> seat {t['winner']} takes it")
+    pts = " ".join(f"{p:g}" for p in d["points"])
+    won = "" if d.get("winner") is None else f"; {d['winner']} side wins ({d['tier']})"
+    out += ["", f"card points by seat: {pts}; tricks by seat: "
+                f"{' '.join(str(x) for x in d['tricks_won'])}{won}",
+            "payouts: " + "  ".join(f"seat {s} {p:+g}" for s, p in enumerate(d["payouts"]))]
+    return "\n".join(out)
