@@ -7,10 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import InputError, Problem
+from ..rules.model import POSITIONS  # counted from the dealer's left
 from ..rules.show import pretty_card
 from .format import parse_records, read_lines, record_problem
-
-POSITION = ("forehand", "second", "third", "dealer")  # counted from the dealer's left
 
 
 def find_record(path: str | Path, n: int) -> dict:
@@ -25,7 +24,7 @@ def find_record(path: str | Path, n: int) -> dict:
 
 
 def _seat(d: dict, seat: int) -> str:
-    return f"seat {seat} ({POSITION[(seat - d['dealer'] - 1) % 4]})"
+    return f"seat {seat} ({POSITIONS[(seat - d['dealer'] - 1) % 4]})"
 
 
 def _cards(cards: list[str]) -> str:

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from ..rules.diff import Change, diff_rules
+from ..rules.model import POSITIONS  # counted from the dealer's left
 from .read import SEATS, Results
 from .stats import mean_ci, moments, significant, wilson
 from .wording import Wording, wording
 
-POSITIONS = ("forehand", "second", "third", "dealer")  # counted from the dealer's left
 TIER_KEYS = ("schneider", "schwarz", "tie")  # the outcomes table's rows, in order
 # Okabe–Ito, which colour-blind readers can tell apart; one colour per variant, everywhere
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000",
@@ -104,6 +104,11 @@ class Analysis:
             seen = self.contracts["contract"].unique().to_list()
         return order + sorted(c for c in seen if c is not None and c not in order)
 
+    def mean_stake(self, label: str) -> float | None:
+        """The variant's mean stake per hand (what a hand is worth: the payouts' yardstick)."""
+        st = self.stakes.filter(pl.col("variant") == label)
+        return None if st.is_empty() else st["mean"][0]
+
     def tables(self) -> dict[str, pl.DataFrame]:
         """CSV name -> table."""
         out = {"variants": self.overview, "contracts": self.contracts, "outcomes": self.tiers,
@@ -112,8 +117,8 @@ class Analysis:
                "payout_by_bot": self.bots, "stakes": self.stakes,
                "payout_histogram": self.payout_hist, "paired_differences": self.paired,
                "rule_differences": self.rule_diff_frame()}
-        for name in ("lineups", "same_play", "position_bots", "sessions", "session_seats", "session_bots",
-                     "session_length_hist", "tournaments", "gap"):
+        for name in ("lineups", "same_play", "position_bots", "sessions", "session_seats",
+                     "session_bots", "session_length_hist", "tournaments", "gap"):
             df = getattr(self, name)
             if df is not None:
                 out[name.replace("_hist", "_histogram")] = df
@@ -254,6 +259,7 @@ def _paired_slice(m: pl.LazyFrame, base: str, others: list[str], lo: int, hi: in
     per-deal differences from the baseline."""
     part = m.filter((pl.col("deal_id") >= lo) & (pl.col("deal_id") < hi))
     out = [part.group_by("variant").agg(deals=pl.col("deal_id").n_unique())]
+    cross = []
     a = part.filter(pl.col("variant") == base).drop("variant")
     for other in others:
         b = part.filter(pl.col("variant") == other).drop("variant")
@@ -271,12 +277,10 @@ def _paired_slice(m: pl.LazyFrame, base: str, others: list[str], lo: int, hi: in
                      pl.col(key).filter(ok).sum().alias(f"{key}__var"),
                      pl.col(f"{key}_base").filter(ok).sum().alias(f"{key}__base")]
         out.append(j.select(aggs))
-    for other in others:  # which contract each common deal was played as, in both
-        b = part.filter(pl.col("variant") == other).drop("variant")
-        j = b.join(a, on="deal_id", how="inner", suffix="_base")
-        out.append(j.group_by("play_contract", "play_contract_base").agg(
+        # which contract each common deal was played as, in both
+        cross.append(j.group_by("play_contract", "play_contract_base").agg(
             n=pl.len()).with_columns(variant=pl.lit(other)))
-    return out
+    return out + cross
 
 
 def _collect(q: pl.LazyFrame | list[pl.LazyFrame], engine: str, res: Results):
@@ -762,13 +766,12 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
                    .with_columns(pl.col("seat_hands").cast(pl.Int64)), "seat_hands"),
             labels, "payout"),
         paired=pl.DataFrame(), words=words, notes=notes, lineups=_lineups(lu, labels))
-    an.contracts = _contracts(out["contracts"], o, by_label, labels, an.contract_order(
-        out["contracts"]["contract"].unique().to_list()))
+    order = an.contract_order(out["contracts"]["contract"].unique().to_list())
+    an.contracts = _contracts(out["contracts"], o, by_label, labels, order)
     if labels and labels[0] == base:
         an.paired = pl.concat([
             _paired([(v, paired[v]) for v in others if v in paired], base, words),
-            _paired_contracts(cross_frames, base, an.contract_order(
-                out["contracts"]["contract"].unique().to_list()))])
+            _paired_contracts(cross_frames, base, order)])
         an.same_play = _same_play({v: paired[v] for v in others if v in paired}, base)
         dup = o.filter(pl.col("deals") < pl.col("hands"))["variant"].to_list()
         if dup:

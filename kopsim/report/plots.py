@@ -95,7 +95,7 @@ def _grouped_hbars(an: Analysis, df: pl.DataFrame, cats: list[str], cat_col: str
     ax = fig.add_subplot()
     _style(ax, "x")
     height = 0.8 / max(n_var, 1)
-    drawn = {}  # category -> the variants with a bar in it, so that its bars are centred
+    drawn = {}  # category -> variant -> its row: the variants with a bar in it, centred
     for v in an.variants:
         part = df.filter(pl.col("variant") == v)
         for c in cats:
@@ -105,14 +105,14 @@ def _grouped_hbars(an: Analysis, df: pl.DataFrame, cats: list[str], cat_col: str
             r = row.row(0, named=True)
             if (skip_zero_n and not r[skip_zero_n]) or r.get("in_rules") is False:
                 continue
-            drawn.setdefault(c, []).append((v, r))
+            drawn.setdefault(c, {})[v] = r
     for v in an.variants:
         vals, lo, hi, ys = [], [], [], []
         for j, c in enumerate(cats):
-            here = [w for w, _ in drawn.get(c, [])]
+            here = list(drawn.get(c, {}))
             if v not in here:
                 continue
-            r = dict(drawn[c])[v]
+            r = drawn[c][v]
             ys.append(bar_y(j, here, v, height))
             vals.append(100 * r[value])
             lo.append(100 * r[f"{value}_lo"])
@@ -291,8 +291,7 @@ FOREST_ROWS = 40  # the forest plot's largest differences; the table has every o
 
 
 def forest_rows(an: Analysis) -> list[dict]:
-    st = an.stakes.filter(pl.col("variant") == an.baseline)
-    stake = None if st.is_empty() else st["mean"][0]
+    stake = an.mean_stake(an.baseline)
     rows = []
     for r in an.paired.filter(pl.col("diff").is_not_null()).iter_rows(named=True):
         size = practical_size(r["unit"], stake)

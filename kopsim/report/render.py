@@ -219,8 +219,7 @@ def seat_effect_sentences(an: Analysis) -> list[str]:
 def _seat_effects(an: Analysis, v: str) -> list[tuple[str, float, list[str]]]:
     """(position, mean payout, the bots whose mean there is significant the same way) of each
     position of variant v with an effect of practical size."""
-    st = an.stakes.filter(pl.col("variant") == v)
-    size = practical_size("payout", None if st.is_empty() else st["mean"][0])
+    size = practical_size("payout", an.mean_stake(v))
     out = []
     for r in an.seats.filter(pl.col("variant") == v).iter_rows(named=True):
         if (_nan(r["mean_lo"]) or not significant(r["mean_lo"], r["mean_hi"])
@@ -540,13 +539,8 @@ def _effect_sentence(r: dict) -> str:
     return out
 
 
-def _baseline_stake(an: Analysis) -> float | None:
-    st = an.stakes.filter(pl.col("variant") == an.baseline)
-    return None if st.is_empty() else st["mean"][0]
-
-
 def _effect_sentences(an: Analysis, v: str) -> tuple[list[str], int]:
-    found, small = effects(an.paired, v, _baseline_stake(an))
+    found, small = effects(an.paired, v, an.mean_stake(an.baseline))
     return [_effect_sentence(r) + _mix_words(an, v, r) for r in found], small
 
 
