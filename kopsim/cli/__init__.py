@@ -14,7 +14,7 @@ import sys
 from ..errors import InputError, Problem
 from ..terminal import clean
 
-COMMANDS = ("rules", "simulate", "replay", "bench", "solve", "duel", "calibrate", "run", "report",
+COMMANDS = ("rules", "simulate", "replay", "play", "bench", "solve", "duel", "calibrate", "run", "report",
             "bots")
 
 

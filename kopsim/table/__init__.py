@@ -1,0 +1,1 @@
+"""A seat at the table: a person plays against bots (`kopsim play`)."""
