@@ -29,10 +29,7 @@ def run(args) -> int:
     from ..records.replay import replay
 
     if args.show is not None:
-        from ..records.show import find_record, show_hand
-
-        print(show_hand(find_record(args.log, args.show), args.show))
-        return 0
+        return _show(args)
     n, found = replay(args.log, args.rules, args.jobs, args.rules_from_log)
     for d in found[: args.max_report]:
         print(d)
@@ -43,4 +40,24 @@ def run(args) -> int:
         return 1
     print(f"{clean(args.log)}: {n:,} hands replayed, every call, card, trick, score and payout "
           "agrees with the rules")
+    return 0
+
+
+def _show(args) -> int:
+    """Draw one hand; with its ruleset at hand (bundled, --rules, --rules-from-log) the sides of
+    a hand played each for himself are told as the ruleset settles them."""
+    from ..errors import InputError, Problem
+    from ..records.replay import RulesSource, rules_for
+    from ..records.show import find_record, show_hand
+
+    d = find_record(args.log, args.show)
+    try:
+        rules = rules_for(d, RulesSource(args.rules, args.rules_from_log),
+                          Problem(str(args.log), "--show", ""))
+    except InputError:
+        rules = None
+    print(show_hand(d, args.show, rules))
+    if rules is None:
+        print(f"(ruleset {clean(d['ruleset'])!r} not at hand: the sides as the record names them; "
+              "--rules FILE tells them as the ruleset plays)")
     return 0
