@@ -17,6 +17,7 @@ import polars as pl
 
 from ..rules.diff import Change, diff_rules
 from ..rules.model import POSITIONS  # counted from the dealer's left
+from .cited import cited_deals
 from .read import SEATS, Results
 from .stats import mean_ci, moments, significant, wilson
 from .wording import Wording, wording
@@ -85,6 +86,7 @@ class Analysis:
     gap: pl.DataFrame | None = None  # variant, bot: heuristic -> bound gap closed (report.bound)
     # variant, position, bot: the mean payout of each bot in each seat position
     position_bots: pl.DataFrame | None = None
+    cited: list = field(default_factory=list)  # report.cited.CitedDeal: the deal each changed most
 
     @property
     def baseline(self) -> str:
@@ -773,6 +775,7 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
             _paired([(v, paired[v]) for v in others if v in paired], base, words),
             _paired_contracts(cross_frames, base, order)])
         an.same_play = _same_play({v: paired[v] for v in others if v in paired}, base)
+        an.cited = cited_deals(res, base, [v for v in others if v in paired], engine)
         dup = o.filter(pl.col("deals") < pl.col("hands"))["variant"].to_list()
         if dup:
             notes.append("deal ids repeat within " + ", ".join(dup) + ": paired differences "

@@ -86,6 +86,9 @@ class Results:
     variants: list[Variant]
     hand_files: list[Path]
     session_files: list[Path] = field(default_factory=list)
+    # the hand records of a run with --log, each vouched for by the chunk index (the report
+    # draws the deals it cites from them)
+    log_files: list[Path] = field(default_factory=list)
     # what a reader must know before trusting the figures: an unfinished run, chunks missing,
     # left out as damaged, or extra; empty when all is well
     warnings: list[str] = field(default_factory=list)
@@ -111,11 +114,11 @@ def _scan(files: list[Path], read: dict) -> pl.LazyFrame:
     return lf.select([pl.col(c).cast(t, strict=False) for c, t in read.items()])
 
 
-def _chunk_files(folder: Path) -> list[Path]:
+def _chunk_files(folder: Path, ext: str = "parquet") -> list[Path]:
     """The finished chunk files: hidden and temporary names are skipped (docs/results.md)."""
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.glob("*/*.parquet") if p.is_file()
+    return sorted(p for p in folder.glob(f"*/*.{ext}") if p.is_file()
                   and not p.name.startswith(".") and not p.parent.name.startswith("."))
 
 
@@ -221,9 +224,13 @@ def load_results(path: str | Path) -> Results:
     variants = _variants(mpath, data, problems)
     warnings = _run_warnings(data)
     on_disk = _chunk_files(path / "hands")
-    trusted = _trusted_files(path, data, on_disk + _chunk_files(path / "sessions"), warnings)
+    logs = _chunk_files(path / "logs", "jsonl")
+    trusted = _trusted_files(path, data, on_disk + _chunk_files(path / "sessions") + logs,
+                             warnings)
     hand_files = [f for f in on_disk if f in trusted]
     session_files = [f for f in _chunk_files(path / "sessions") if f in trusted]
+    # a folder without a chunk index trusts every file; its logs are not cited then
+    log_files = [f for f in logs if f in trusted] if R.read_index(path).present else []
     if on_disk and not hand_files:
         raise InputError([Problem(str(path / "hands"), "", "no hand file can be trusted: "
                                   + "; ".join(warnings))])
@@ -248,7 +255,8 @@ def load_results(path: str | Path) -> Results:
         if label not in known:
             variants.append(Variant(label=label, in_manifest=False))
     return Results(path=path, manifest=data, experiment=experiment, variants=variants,
-                   hand_files=hand_files, session_files=session_files, warnings=warnings)
+                   hand_files=hand_files, session_files=session_files, log_files=log_files,
+                   warnings=warnings)
 
 
 REPLAY = "run the same `kopsim run` command again to replay it"

@@ -431,7 +431,36 @@ def sections(an: Analysis) -> list[Section]:
         out.append(_tournaments_section(an))
 
     out.append(_paired_section(an, n_var))
+    if an.cited:
+        out.append(_cited_section(an))
     return out
+
+
+def _cited_section(an: Analysis) -> Section:
+    """The deal each variant changed most, drawn in both variants from the run's hand records."""
+    s = Section("cited", "The deal each variant changed most",
+                f"For each variant, the deal whose payouts moved most from {an.baseline}'s at "
+                "the same table (the same bots in the same seats): the same cards, played under "
+                "both rules.")
+    html, md = [], []
+    for c in an.cited:
+        html.append(f"<h3>{esc(c.variant)}</h3><p>{esc(c.sentence())}</p>")
+        md += [f"### {md_esc(c.variant)}", "", md_esc(c.sentence()), ""]
+        if c.drawn is None:
+            why = ("The run kept no record of this hand: `kopsim run --log` keeps every hand "
+                   "record, and the report then draws the deal trick by trick.")
+            html.append(f"<p class='muted'>{esc(why)}</p>")
+            md += [md_esc(why), ""]
+            continue
+        html.append("<div class='cited'>")
+        for label, text in ((c.baseline, c.drawn[0]), (c.variant, c.drawn[1])):
+            html.append(f"<figure><figcaption>{esc(label)}</figcaption>"
+                        f"<pre>{esc(text)}</pre></figure>")
+            md += [f"{md_esc(label)}:", "", "~~~", text.replace("~~~", "~ ~ ~"), "~~~", ""]
+        html.append("</div>")
+    s.html_extra = "\n".join(html)
+    s.md_extra = "\n".join(md)
+    return s
 
 
 def _paired_section(an: Analysis, n_var: int) -> Section:
@@ -718,6 +747,10 @@ h3 { font-size: 16px; margin: 20px 0 6px; }
 p { margin: 6px 0 10px; }
 .lede { font-size: 16px; color: #34424f; margin: 0 0 8px; overflow-wrap:anywhere; }
 .muted { color: var(--muted); }
+.cited { display:flex; flex-wrap:wrap; gap: 0 18px; }
+.cited figure { margin: 6px 0; min-width: 0; }
+.cited pre { font-size: 12.5px; background: var(--soft); border: 1px solid var(--line);
+             padding: 8px 10px; overflow-x:auto; margin: 4px 0; }
 .meta { display:flex; flex-wrap:wrap; gap: 6px 22px; margin: 10px 0 0; font-size: 13px; }
 .meta div { display:flex; gap:6px; } .meta dt { color: var(--muted); } .meta dd { margin:0;
   font-weight:600; overflow-wrap:anywhere; }
