@@ -44,29 +44,40 @@ class CitedDeal:
                 f"{pay(self.payouts[1])} ({self.change:g} moved in all).")
 
 
-def _rows(res: Results, label: str) -> pl.LazyFrame:
-    files = [str(f) for f in res.hand_files if f.parent.name == label]
-    return (pl.scan_parquet(files, extra_columns="ignore", missing_columns="insert",
-                            include_file_paths="file")
-            .filter(pl.col("variant").cast(pl.String) == label)
-            .select([pl.col(c).cast(pl.String if c in ("variant", "contract", *LINEUP)
-                                    else pl.Float64 if c.startswith("payout") else pl.Int64)
-                     for c in CITED_READ] + ["file"]))
+def _rows(res: Results, label: str, files: bool = False) -> pl.LazyFrame:
+    """The variant's hands, the columns a citation reads (and each row's file, if asked: a
+    string a row, so only for the few rows of one deal)."""
+    paths = [str(f) for f in res.hand_files if f.parent.name == label]
+    lf = (pl.scan_parquet(paths, extra_columns="ignore", missing_columns="insert",
+                          include_file_paths="file" if files else None)
+          .filter(pl.col("variant").cast(pl.String) == label))
+    return lf.select([pl.col(c).cast(pl.String if c in ("variant", "contract", *LINEUP)
+                                     else pl.Float64 if c.startswith("payout") else pl.Int64)
+                      for c in CITED_READ] + (["file"] if files else []))
 
 
 def most_changed(res: Results, base: str, other: str, engine: str = "streaming"
                  ) -> CitedDeal | None:
     """The deal of `other` whose payouts differ most from the baseline's at the same table
     (ties: the lowest deal id), or None when no deal's payouts changed."""
-    a, b = _rows(res, base), _rows(res, other)
-    j = b.join(a, on=["deal_id", *LINEUP], how="inner", suffix="_base")
-    change = pl.sum_horizontal([(pl.col(f"payout_{s}") - pl.col(f"payout_{s}_base")).abs()
-                                for s in SEATS])
-    top = (j.with_columns(change=change).filter(pl.col("change") > 1e-9)
-           .sort(["change", "deal_id"], descending=[True, False]).head(1).collect(engine=engine))
+    key = ["deal_id", *LINEUP]
+    pay = [f"payout_{s}" for s in SEATS]
+    a = _rows(res, base).select(*key, *pay)
+    b = _rows(res, other).select(*key, *pay)
+    change = pl.sum_horizontal([(pl.col(p) - pl.col(f"{p}_base")).abs() for p in pay])
+    top = (b.join(a, on=key, how="inner", suffix="_base")
+           .select(*key, change=change).filter(pl.col("change") > 1e-9)
+           .top_k(1, by=["change", "deal_id"], reverse=[False, True]).collect(engine=engine))
     if top.is_empty():
         return None
     r = top.row(0, named=True)
+    at = pl.all_horizontal([pl.col(c) == r[c] for c in key])
+    one = (_rows(res, other, True).filter(at).head(1)
+           .join(_rows(res, base, True).filter(at).head(1), on=key, suffix="_base")
+           .collect())
+    if one.is_empty():
+        return None
+    r = one.row(0, named=True) | {"change": r["change"]}
     return CitedDeal(
         variant=other, baseline=base, deal_id=r["deal_id"],
         lineup=tuple(r[c] for c in LINEUP), change=r["change"],
