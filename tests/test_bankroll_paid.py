@@ -58,7 +58,7 @@ SESSIONS = [
 
 @pytest.mark.parametrize("hands", SESSIONS)
 def test_a_short_loser_pays_what_he_has_in_turn_clockwise(hands):
-    bank = BankrollSession.start(SPEC)
+    bank = BankrollSession.start(SPEC, 4)
     for held, nominal, paid in hands:
         assert not bank.over
         assert bank.balance == held
@@ -130,10 +130,10 @@ def test_no_seat_pays_more_than_it_holds_and_the_bankroll_follows(start, prices)
     spec = SPEC.model_copy(update={"start": float(start)})
     ids = np.arange(len(prices))
     scan = bankroll_scan(spec, CARRY0, ids, np.array(prices), final=True)
-    bank, held = BankrollSession.start(spec), [float(start)] * 4
+    bank, held = BankrollSession.start(spec, 4), [float(start)] * 4
     for j, i in enumerate(scan.keep):
         if bank.over:
-            bank, held = BankrollSession.start(spec), [float(start)] * 4
+            bank, held = BankrollSession.start(spec, 4), [float(start)] * 4
             assert i % 4 == 0
         nominal = prices[i]
         paid = bank.play(nominal)

@@ -47,7 +47,7 @@ def test_bankroll_short_loser_pays_in_turn_clockwise_from_his_left():
 
 
 def test_bankroll_session_ends_after_the_hand_a_player_reaches_zero():
-    b = BankrollSession.start(BANK)
+    b = BankrollSession.start(BANK, 4)
     assert b.balance == [5, 5, 5, 5]
     b.play([2, -2, 2, -2])
     b.play([2, -2, 2, -2])

@@ -63,7 +63,7 @@ def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = 
 
         t0 = time.perf_counter()
         for i in range(hands):
-            play_random_hand(rules, hand_seed(seed, i), i % 4)
+            play_random_hand(rules, hand_seed(seed, i), i % rules.deck.players)
         dt = time.perf_counter() - t0
     return {"ruleset": ruleset, "engine": engine, "lineup": lineup, "hands": hands,
             "hands_per_s": round(hands / dt, 1), "peak_rss_mb": round(peak_rss_mb(), 1)}

@@ -27,5 +27,5 @@ def play_random_hand(rules: Ruleset, seed: int, dealer: int) -> State:
     global _RANDOM
     if _RANDOM is None:
         _RANDOM = bot_spec("random")
-    return play_hand(rules, seed, dealer, [_RANDOM] * 4)
+    return play_hand(rules, seed, dealer, [_RANDOM] * rules.deck.players)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .rng import shuffled
 from ..rules.cache import table
-from ..rules.model import POSITIONS, Order, Play, Ruleset
+from ..rules.model import Order, Play, Ruleset, positions
 from .scoring import Outcome, each_alone, score
 
 PASS = "pass"
@@ -40,8 +40,12 @@ class Deal:
             hands[(dealer + 1 + k) % n].append(cards[ci])
         return cls(dealer, tuple(tuple(h) for h in hands))
 
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
     def position(self, seat: int) -> str:
-        return POSITIONS[(seat - self.dealer - 1) % 4]
+        return positions(self.seats)[(seat - self.dealer - 1) % self.seats]
 
 
 # ------------------------------------------------------------------------------------ card order
@@ -148,11 +152,12 @@ def old_side_of(rules: Ruleset, deal: Deal, contract: str, declarer: int | None)
     if c.team == "each":
         return []
     if c.team == "holders":
-        return sorted({s for s in range(4) for card in c.team_cards if card in deal.hands[s]})
+        return sorted({s for s in range(deal.seats) for card in c.team_cards
+                       if card in deal.hands[s]})
     assert declarer is not None
     if c.team == "called":
         partner = next((s for card in c.team_cards if card not in deal.hands[declarer]
-                        for s in range(4) if card in deal.hands[s]), None)
+                        for s in range(deal.seats) if card in deal.hands[s]), None)
         return sorted({declarer} | ({partner} if partner is not None else set()))
     return [declarer]
 
@@ -242,7 +247,7 @@ class State:
     # -------------------------------------------------------------------------------- basics
     @property
     def forehand(self) -> int:
-        return (self.deal.dealer + 1) % 4
+        return (self.deal.dealer + 1) % self.deal.seats
 
     def holding(self, seat: int) -> set[str]:
         return self._holdings[seat]
@@ -256,7 +261,8 @@ class State:
         return self._eligible[key]
 
     def seats_from_forehand(self) -> list[int]:
-        return [(self.forehand + i) % 4 for i in range(4)]
+        n = self.deal.seats
+        return [(self.forehand + i) % n for i in range(n)]
 
     def current_player(self) -> int | None:
         return None if self.phase == "done" else self.turn
@@ -404,11 +410,11 @@ class State:
                 self._end_auction()
             return
         if self.doubling_round:
-            needed = r.auction.end_after_passes if self.double_seats else 4
+            needed = r.auction.end_after_passes if self.double_seats else self.deal.seats
             if self.passes >= needed:
                 self._end_auction()
             else:
-                self.turn = (seat + 1) % 4
+                self.turn = (seat + 1) % self.deal.seats
             return
         if self.reopening:
             self._after_announcement_call(seat)
@@ -423,19 +429,19 @@ class State:
                 self.reopening, self.reopened, self.passes = True, True, 0
                 self.turn = self.forehand
         else:
-            self.turn = (seat + 1) % 4
+            self.turn = (seat + 1) % self.deal.seats
 
     def _after_announcement_call(self, seat: int) -> None:
         """After a call of the reopening round: the first announcement restarts the auction
         from forehand with it in force; four passes end the auction without a bid."""
         if self.bid is not None:
             self.reopening, self.passes = False, 0
-            self.min_calls = len(self.auction) + 4
+            self.min_calls = len(self.auction) + self.deal.seats
             self.turn = self.forehand
-        elif self.passes >= 4:
+        elif self.passes >= self.deal.seats:
             self._end_auction()
         else:
-            self.turn = (seat + 1) % 4
+            self.turn = (seat + 1) % self.deal.seats
 
     def _end_auction(self) -> None:
         if self.bid is not None:
@@ -488,10 +494,11 @@ class State:
         assert seat is not None
         self.held[seat].remove(card)
         self.trick.append(card)
-        if len(self.trick) < 4:
-            self.turn = (seat + 1) % 4
+        n = self.deal.seats
+        if len(self.trick) < n:
+            self.turn = (seat + 1) % n
             return
-        w = (self.leader + self.order.winner_index(self.trick)) % 4
+        w = (self.leader + self.order.winner_index(self.trick)) % n
         self.tricks.append(TrickView(self.leader, tuple(self.trick), w))
         self.points[w] += sum(self._points[c] for c in self.trick)
         self.tricks_won[w] += 1
@@ -503,7 +510,8 @@ class State:
     def _finish(self) -> None:
         assert self.contract is not None
         if self.rules.contracts[self.contract].team == "each":
-            played_by = {c: (t.leader + i) % 4 for t in self.tricks for i, c in enumerate(t.cards)}
+            n = self.deal.seats
+            played_by = {c: (t.leader + i) % n for t in self.tricks for i, c in enumerate(t.cards)}
             self.old_side, self.outcome = each_alone(self.rules, self.contract, self.points,
                                                      self.tricks_won, played_by, self.forehand)
             self.phase, self.turn = "done", None

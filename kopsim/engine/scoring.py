@@ -64,13 +64,14 @@ def distribute(rules: Ruleset, v: float, winner: str | None, old_side: list[int]
     if len(old_side) == 1 or len(young) == 1:
         lone = old_side[0] if len(old_side) == 1 else young[0]
         lone_won = lone in winners
-        # settled with each opponent (v each), or once (v in all, a third each); the lone
+        # settled with each opponent (v each), or once (v in all, shared equally); the lone
         # player's amount is exactly what his opponents' add up to: the last of them from his
-        # left takes the rounding residue (whole - 2 * share is exact)
+        # left takes the rounding residue (whole - (n - 2) * share is exact)
         once = rules.scoring.lone_settlement == "once"
-        share = v / 3.0 if once else v
-        whole = v if once else 3.0 * share
-        parts = {(lone + 1) % n: share, (lone + 2) % n: share, (lone + 3) % n: whole - 2 * share}
+        share = v / (n - 1) if once else v
+        whole = v if once else (n - 1) * share
+        parts = {(lone + k) % n: share for k in range(1, n - 1)}
+        parts[(lone + n - 1) % n] = whole - (n - 2) * share
         sign = 1.0 if lone_won else -1.0
         for s, part in parts.items():
             if zero_sum or not lone_won:
@@ -181,8 +182,9 @@ def each_alone(rules: Ruleset, contract: str, points: list[float], tricks_won: l
     for each seat without a trick under Jungfrau."""
     c = rules.contracts[contract]
     ramsch = c.ramsch or Ramsch()
-    n_tricks = len(rules.cards()) // rules.deck.players
-    for s in range(4):
+    n = rules.deck.players
+    n_tricks = len(rules.cards()) // n
+    for s in range(n):
         if ((ramsch.durchmarsch == "all_tricks" and tricks_won[s] == n_tricks)
                 or (isinstance(ramsch.durchmarsch, float) and points[s] >= ramsch.durchmarsch)):
             v = multiplied(rules, contract, c.payout.won.value("out"), "old", False)
@@ -200,10 +202,11 @@ def _each_alone_loser(rules: Ruleset, contract: str, ramsch: Ramsch, points, tri
     """The seat with the most points; of seats tied on them (with loser "most_tricks" the
     ones of them with the most tricks) the one who played the highest trump, or with no trump
     among them the first from forehand."""
-    tied = [s for s in range(4) if points[s] == max(points)]
+    n = rules.deck.players
+    tied = [s for s in range(n) if points[s] == max(points)]
     if ramsch.loser == "most_tricks":
         tied = [s for s in tied if tricks_won[s] == max(tricks_won[t] for t in tied)]
     for card in rules.orders[rules.contracts[contract].order].trumps:  # high to low
         if played_by.get(card) in tied:
             return played_by[card]
-    return next(s for s in ((forehand + i) % 4 for i in range(4)) if s in tied)
+    return next(s for s in ((forehand + i) % n for i in range(n)) if s in tied)

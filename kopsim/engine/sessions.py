@@ -87,7 +87,7 @@ class BankrollSession:
     over: bool = False
 
     @classmethod
-    def start(cls, spec: Session, players: int = 4) -> "BankrollSession":
+    def start(cls, spec: Session, players: int) -> "BankrollSession":
         assert spec.start is not None
         return cls(spec, [float(spec.start)] * players)
 

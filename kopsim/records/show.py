@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import InputError, Problem
-from ..rules.model import POSITIONS  # counted from the dealer's left
+from ..rules.model import positions  # counted from the dealer's left
 from ..rules.show import pretty_card
 from .format import parse_records, read_lines, record_problem
 
@@ -24,7 +24,8 @@ def find_record(path: str | Path, n: int) -> dict:
 
 
 def _seat(d: dict, seat: int) -> str:
-    return f"seat {seat} ({POSITIONS[(seat - d['dealer'] - 1) % 4]})"
+    n = len(d["hands"])
+    return f"seat {seat} ({positions(n)[(seat - d['dealer'] - 1) % n]})"
 
 
 def _cards(cards: list[str]) -> str:
@@ -42,7 +43,7 @@ def sides_sentence(d: dict, each: bool | None = None) -> str:
         if d.get("winner") == "old":
             return f"every seat plays for himself; seat {seat} wins alone (a Durchmarsch)"
         return f"every seat plays for himself; seat {seat}, with the most points, loses alone"
-    young = [s for s in range(4) if s not in old]
+    young = [s for s in range(len(d["hands"])) if s not in old]
     return (f"old side {', '.join(f'seat {s}' for s in old)} against "
             f"{', '.join(f'seat {s}' for s in young)}")
 
@@ -60,7 +61,8 @@ def show_hand(d: dict, n: int, rules=None) -> str:
     each = played_each_alone(rules, d["contract"])
     out = [f"hand {n}: {d['ruleset']}, seed {d['seed']}, hand {d['hand_index']}, "
            f"dealer seat {d['dealer']}", "", "deal:"]
-    out += [f"  {_seat(d, s):18} {_cards(d['hands'][s])}" for s in range(4)]
+    n = len(d["hands"])
+    out += [f"  {_seat(d, s):18} {_cards(d['hands'][s])}" for s in range(n)]
     calls = [f"seat {c['seat']}: {c['call']}" for c in d["auction"]]
     out += ["", "auction: " + (" · ".join(calls) if calls else "no calls")]
     by = "" if d.get("declarer") is None else f" by seat {d['declarer']}"
@@ -69,7 +71,7 @@ def show_hand(d: dict, n: int, rules=None) -> str:
     if d["tricks"]:
         out.append("tricks:")
     for k, t in enumerate(d["tricks"], start=1):
-        played = " ".join(f"{pretty_card(c)}(s{(t['leader'] + i) % 4})"
+        played = " ".join(f"{pretty_card(c)}(s{(t['leader'] + i) % n})"
                           for i, c in enumerate(t["cards"]))
         out.append(f"  {k:2}. seat {t['leader']} leads: {played}  -> seat {t['winner']} takes it")
     pts = " ".join(f"{p:g}" for p in d["points"])

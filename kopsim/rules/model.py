@@ -95,7 +95,12 @@ class _Model(BaseModel):
 
 # ----------------------------------------------------------------------------------- predicates
 
-POSITIONS = ("forehand", "second", "third", "dealer")  # seats counted from the dealer's left
+def positions(players: int) -> tuple[str, ...]:
+    """Each seat's position counted from the dealer's left: forehand first, the dealer last."""
+    return ("forehand", *("second", "third", "fourth", "fifth")[:players - 2], "dealer")
+
+
+POSITIONS = positions(4)  # the four-handed table's, which predicates name
 
 
 class HoldsCount(_Model):

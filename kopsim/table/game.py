@@ -1,9 +1,9 @@
 """A seat at the table (`kopsim play`): a person plays one seat against bots in the reference
 engine, hand after hand, until the input ends.
 
-Deal k is the deal `kopsim simulate` plays as deal k of the same seed (its seed and dealer, k % 4),
-so a hand played here can be compared with the bots' play of it; a new session (series or
-bankroll) opens, as in a run, on the next deal dealt by seat 0. Each finished hand is written to
+Deal k is the deal `kopsim simulate` plays as deal k of the same seed (its seed, and dealer k
+modulo the seats), so a hand played here can be compared with the bots' play of it; a new
+session (series or bankroll) opens, as in a run, on the next deal dealt by seat 0. Each finished hand is written to
 the log at once (a hand record that `kopsim replay` checks), so ending the input, or an
 interruption, loses at most the hand under way. Sessions are kept as the ruleset scores them: a
 series' placement points, a bankroll's cards moving only as far as a loser can pay."""
@@ -57,16 +57,19 @@ class Scoreboard:
     """The running totals, and the ruleset's session: a series or a bankroll, if it has one."""
 
     rules: Ruleset
-    totals: list[float] = field(default_factory=lambda: [0.0] * 4)
+    totals: list[float] = field(default_factory=list)
     session: int = 0
     hand_index: int = 0
     bankroll: BankrollSession | None = None
-    series: list[float] = field(default_factory=lambda: [0.0] * 4)
+    series: list[float] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        self.seats = self.rules.deck.players
+        self.totals = [0.0] * self.seats
+        self.series = [0.0] * self.seats
         spec = self.rules.session
         if spec is not None and spec.kind == "bankroll":
-            self.bankroll = BankrollSession.start(spec)
+            self.bankroll = BankrollSession.start(spec, self.seats)
 
     def settle(self, record) -> list[str]:
         """Fill the record's session fields, pay the hand, and say where the session stands."""
@@ -86,7 +89,7 @@ class Scoreboard:
         if self.bankroll is not None and self.bankroll.over:
             cards = " ".join(f"{b:g}" for b in self.bankroll.balance)
             winners = ", ".join(f"seat {s}" for s in self.bankroll.winners())
-            self.bankroll = BankrollSession.start(spec)
+            self.bankroll = BankrollSession.start(spec, self.seats)
             return self._next_session(f"session over (a seat holds no cards): cards by seat "
                                       f"{cards}; most cards: {winners}")
         if spec is not None and spec.kind == "series" and self.hand_index == spec.hands:
@@ -98,7 +101,7 @@ class Scoreboard:
     def _next_session(self, line: str) -> list[str]:
         self.session += 1
         self.hand_index = 0
-        self.series = [0.0] * 4
+        self.series = [0.0] * self.seats
         return [line, "a new session starts"]
 
     def lines(self) -> list[str]:
@@ -141,14 +144,16 @@ class Table:
                     self.log.flush()
                 done += 1
                 # as a run lays deals out: a session opens on a deal dealt by seat 0
-                deal = -(-(deal + 1) // 4) * 4 if session_lines else deal + 1
+                n = self.rules.deck.players
+                deal = -(-(deal + 1) // n) * n if session_lines else deal + 1
         except EndOfInput as e:
             self.say(f"\n({e.why}: the hand under way is not counted)")
         return done
 
     def play_hand(self, k: int) -> State:
         deal_seed = int(hand_seeds(self.seed, k, 1)[0])
-        state = State(self.rules, Deal.from_seed(self.rules, deal_seed, k % 4))
+        state = State(self.rules, Deal.from_seed(self.rules, deal_seed,
+                                                 k % self.rules.deck.players))
         players = [None if b is None else b.make(deal_seed, s, self.rules)
                    for s, b in enumerate(self.bots)]
         view = SeatView(self.rules, self.seat)

@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections import Counter
 
 from ..engine.reference import Observation
-from ..rules.model import POSITIONS, Ruleset
+from ..rules.model import Ruleset, positions
 from ..rules.show import pretty_card
 from ..terminal import clean
 
 
-def seat_name(seat: int, dealer: int, you: int) -> str:
-    """"seat 2 (middlehand)", or "you" for the viewer's own seat."""
+def seat_name(seat: int, dealer: int, you: int, seats: int) -> str:
+    """"seat 2 (second)", or "you" for the viewer's own seat (of `seats` at the table)."""
     if seat == you:
         return "you"
-    return f"seat {seat} ({POSITIONS[(seat - dealer - 1) % 4]})"
+    return f"seat {seat} ({positions(seats)[(seat - dealer - 1) % seats]})"
 
 
 def display_order(rules: Ruleset, bid: str | None) -> list[str]:
@@ -66,14 +66,18 @@ class SeatView:
         self.hand_shown: tuple[str, ...] = ()
 
     def who(self, obs: Observation, seat: int) -> str:
-        return seat_name(seat, obs.dealer, self.seat)
+        return seat_name(seat, obs.dealer, self.seat, self.rules.deck.players)
 
     def opening(self, obs: Observation) -> list[str]:
         """The start of a hand: who deals, where the seat sits, its cards."""
         self.hand_shown = tuple(sorted_hand(self.rules, obs.hand, None))
         return [f"dealer: {self.who(obs, obs.dealer)}; you are seat {self.seat} "
-                f"({POSITIONS[(self.seat - obs.dealer - 1) % 4]})",
+                f"({self._position(obs)})",
                 f"your cards: {cards_text(self.hand_shown)}"]
+
+    def _position(self, obs: Observation) -> str:
+        n = self.rules.deck.players
+        return positions(n)[(self.seat - obs.dealer - 1) % n]
 
     def news(self, obs: Observation) -> list[str]:
         """The calls and cards said or played since the last observation told, the taker of each
@@ -85,7 +89,8 @@ class SeatView:
         self.phase = obs.phase
         played = [(t, i) for t in obs.tricks for i in range(len(t.cards))]
         for t, i in played[self.cards_told:]:
-            out.append(f"  {self.who(obs, (t.leader + i) % 4)}: {pretty_card(t.cards[i])}")
+            seat = (t.leader + i) % self.rules.deck.players
+            out.append(f"  {self.who(obs, seat)}: {pretty_card(t.cards[i])}")
             if i == len(t.cards) - 1 and t.winner is not None:
                 out.append(self._taken(obs, t))
         self.cards_told = len(played)
