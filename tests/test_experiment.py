@@ -181,7 +181,7 @@ def test_bankroll_sessions(base_run):
         assert ids[0] % 4 == 0 and ids[0] > prev_end and ids[0] - prev_end <= 4
         assert ids[0] == row["first_deal"] and part["hand_index"].to_list() == list(range(len(ids)))
         prev_end = ids[-1]
-        bank = BankrollSession.start(spec)
+        bank = BankrollSession.start(spec, 4)
         paid = part.select([f"payout_{i}" for i in range(4)]).rows()
         for pay, nominal in zip(paid, part.select([f"nominal_payout_{i}" for i in range(4)])
                                 .iter_rows()):

@@ -74,7 +74,7 @@ def test_bankroll_scan_matches_bankroll_sessions_across_chunk_splits():
         if i % 4:
             i += 1
             continue
-        bank = BankrollSession.start(BANK)
+        bank = BankrollSession.start(BANK, 4)
         while i < 5000 and not bank.over:
             row = (i, s, bank.hands, list(bank.balance))
             expected_rows.append(row + (bank.play(pay[i].tolist()),))

@@ -95,7 +95,7 @@ def test_simulate_scores_each_bankroll_session_once(tmp_path, monkeypatch):
     banks: dict[int, BankrollSession] = {}
     for line in log.read_text("utf-8").splitlines():
         rec = json.loads(line)
-        bank = banks.setdefault(rec["session"], BankrollSession.start(spec))
+        bank = banks.setdefault(rec["session"], BankrollSession.start(spec, 4))
         assert bank.balance == rec["bankroll"]
         bank.play(rec["nominal_payouts"])
     over = [b for b in banks.values() if b.over]

@@ -69,9 +69,10 @@ class BatchResult:
         r = cr.rules
         names = cr.cards
         dealer = int(self.dealers[i])
-        hands: list[list[str]] = [[] for _ in range(4)]
+        n = cr.tables.n_seats
+        hands: list[list[str]] = [[] for _ in range(n)]
         for k, ci in enumerate(self.perm[i]):
-            hands[(dealer + 1 + k) % 4].append(names[ci])
+            hands[(dealer + 1 + k) % n].append(names[ci])
         auction = []
         for j in range(int(self.ncalls[i])):
             code = int(self.calls[i, j])
@@ -79,11 +80,11 @@ class BatchResult:
         k = int(self.contract[i])
         tricks = []
         if not r.contracts[cr.contract_names[k]].instant:
-            hs = cr.n_cards // 4
+            hs = cr.n_cards // n
             leader_cards = self.cards[i]
             for t in range(hs):
                 tricks.append({"leader": int(self.leaders[i, t]),
-                               "cards": [names[c] for c in leader_cards[4 * t:4 * t + 4]],
+                               "cards": [names[c] for c in leader_cards[n * t:n * t + n]],
                                "winner": int(self.trick_winners[i, t])})
         old = int(self.old[i])
         decl = int(self.declarer[i])
@@ -92,7 +93,7 @@ class BatchResult:
             hand_index=int(self.hand_index[i]), session=session, dealer=dealer, hands=hands,
             auction=auction, contract=cr.contract_names[k],
             declarer=None if decl < 0 else decl,
-            old_side=[s for s in range(4) if (old >> s) & 1],
+            old_side=[s for s in range(n) if (old >> s) & 1],
             doubles=int(self.doubles[i]), tricks=tricks,
             points=[float(x) for x in self.points[i]],
             tricks_won=[int(x) for x in self.tricks[i]],
@@ -123,8 +124,8 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     seeds = np.ascontiguousarray(seeds, np.int64)
     dealers = np.ascontiguousarray(dealers, np.int64)
     n = len(seeds)
-    nc = cr.n_cards
-    hs = nc // 4
+    nc, seats = cr.n_cards, cr.tables.n_seats
+    hs = nc // seats
     bots = bots or [bot_spec("random")]
     bots, bot_kind, bot_params, seat_bot, card_bot = kernel_lineup(bots, seat_bot, n)
     # numba types a read-only array apart from a writable one: without this a broadcast seat_bot
@@ -138,8 +139,8 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     out = Outcomes(
         contract=np.empty(n, np.int16), declarer=np.empty(n, np.int8), old=np.empty(n, np.int8),
         doubles=np.empty(n, np.int8), winner=np.empty(n, np.int8), tier=np.empty(n, np.int8),
-        points=np.empty((n, 4), np.float64), tricks=np.empty((n, 4), np.int8),
-        payouts=np.empty((n, 4), np.float64), perm=np.empty((n, nc), np.int8),
+        points=np.empty((n, seats), np.float64), tricks=np.empty((n, seats), np.int8),
+        payouts=np.empty((n, seats), np.float64), perm=np.empty((n, nc), np.int8),
         calls=np.zeros((n, cr.max_calls), np.int16), call_seat=np.zeros((n, cr.max_calls), np.int8),
         ncalls=np.empty(n, np.int16), cards=np.zeros((n, nc), np.int8),
         leaders=np.zeros((n, hs), np.int8), trick_winners=np.zeros((n, hs), np.int8),

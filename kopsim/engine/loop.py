@@ -19,6 +19,7 @@ from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, CALL_ASK, CALL_BID
                     TIER_THROWN_IN, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
 from .draws import STREAM, draw, mix64
 from .jit import kernel_jit
+from .seats import after, before
 from .steps import (called_card, called_card_duties, classify, count_doubles, deal, deal_given,
                     each_alone_result, eval_preds, form_teams, jungfrau_factor, laufende_value,
                     pay_out, play_to_trick, price, tie_winner)
@@ -117,23 +118,23 @@ class Outcomes(NamedTuple):
 
 
 def scratch_for(t) -> Scratch:
-    nc = t.n_cards
+    nc, n = t.n_cards, t.n_seats  # the per-seat arrays have one row a seat: the kernel reads n
     K = t.c_team.shape[0]
     return Scratch(
-        perm=np.zeros(nc, np.int64), hands=np.zeros(4, np.uint64), left=np.zeros(4, np.uint64),
-        elig=np.zeros((t.p_start.shape[0], 4), np.bool_), stack=np.zeros(t.pred_stack, np.bool_),
+        perm=np.zeros(nc, np.int64), hands=np.zeros(n, np.uint64), left=np.zeros(n, np.uint64),
+        elig=np.zeros((t.p_start.shape[0], n), np.bool_), stack=np.zeros(t.pred_stack, np.bool_),
         calls=np.zeros(CALL_BID + K, np.int64), calls_tmp=np.zeros(CALL_BID + K, np.int64),
-        double_seats=np.zeros(max(t.n_chain, 1), np.int64), believed_k=np.zeros(4, np.int64),
-        believed_decl=np.zeros(4, np.int64), who_played=np.full(nc, -1, np.int64),
-        trick=np.full(4, -1, np.int64), rel=np.zeros(4, np.int64), points=np.zeros(4, np.float64),
-        tricks=np.zeros(4, np.int64), pay=np.zeros(4, np.float64),
-        streams=np.zeros(4, np.uint64), seed=np.zeros(1, np.uint64),
+        double_seats=np.zeros(max(t.n_chain, 1), np.int64), believed_k=np.zeros(n, np.int64),
+        believed_decl=np.zeros(n, np.int64), who_played=np.full(nc, -1, np.int64),
+        trick=np.full(n, -1, np.int64), rel=np.zeros(n, np.int64), points=np.zeros(n, np.float64),
+        tricks=np.zeros(n, np.int64), pay=np.zeros(n, np.float64),
+        streams=np.zeros(n, np.uint64), seed=np.zeros(1, np.uint64),
         shown=np.full(2, -1, np.int64), seq=np.full(nc, -1, np.int64),
-        eg_played=np.zeros(4, np.uint64), eg_left=np.zeros(4, np.uint64),
-        eg_dealt=np.zeros(4, np.uint64), eg_points=np.zeros(4, np.float64),
-        eg_tricks=np.zeros(4, np.int64), eg_pay=np.zeros(4, np.float64),
+        eg_played=np.zeros(n, np.uint64), eg_left=np.zeros(n, np.uint64),
+        eg_dealt=np.zeros(n, np.uint64), eg_points=np.zeros(n, np.float64),
+        eg_tricks=np.zeros(n, np.int64), eg_pay=np.zeros(n, np.float64),
         eg_value=np.zeros(nc, np.float64), eg_chk=np.zeros((nc, 3), np.int64),
-        eg_chk_m=np.zeros((nc, 3), np.uint64), eg_forbid=np.zeros(4, np.uint64),
+        eg_chk_m=np.zeros((nc, 3), np.uint64), eg_forbid=np.zeros(n, np.uint64),
         eg_ctx=np.zeros(8, np.int64),
         eg_node_i=np.zeros((nc, 8), np.int64), eg_node_u=np.zeros((nc, 2), np.uint64),
         eg_node_f=np.zeros((nc, 5), np.float64))
@@ -152,8 +153,8 @@ def _no_bid_contract(t, elig, forehand):
         k = t.no_bid[j]
         if not t.c_has_pred[k]:
             return k, -1
-        for i in range(4):
-            s = (forehand + i) % 4
+        for i in range(t.n_seats):
+            s = after(forehand, i, t.n_seats)
             if elig[k, s]:
                 return k, (s if t.c_team[k] == TEAM_ALONE else -1)
     return -1, -1
@@ -163,7 +164,7 @@ def _no_bid_contract(t, elig, forehand):
 def _believe_no_bid(t, elig, bel_k, bel_decl):
     """What each seat can tell of the no-bid contract from its own hand: a contract it would
     play alone, or the normal one (the heuristic plays by this)."""
-    for s in range(4):
+    for s in range(t.n_seats):
         bel_k[s] = t.normal_k
         bel_decl[s] = -1
         for j in range(t.no_bid.shape[0]):
@@ -181,8 +182,8 @@ def _dealt_contract(t, elig, forehand):
     """(contract, declarer) that the deal itself makes (a special hand), or (-1, -1)."""
     for j in range(t.dealt.shape[0]):
         k = t.dealt[j]
-        for i in range(4):
-            s = (forehand + i) % 4
+        for i in range(t.n_seats):
+            s = after(forehand, i, t.n_seats)
             if elig[k, s]:
                 return k, s
     return -1, -1
@@ -355,13 +356,13 @@ def _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, force, pimc):
     if kind == BOT_RANDOM:
         return _draw_seat(sc.streams, seat, m)
     if pimc and kind == BOT_PIMC:
-        view = _view(sc, out, h, seat, (seat - position + 3) % 4, ncalls, 0, seat)
+        view = _view(sc, out, h, seat, before(seat, position + 1, t.n_seats), ncalls, 0, seat)
         return botcalls.pimc_call(t, lu.pimc, lu.bot_params[b], sc.seed[0], view, buf,
                                   np.int64(m))
     if pimc and kind == BOT_LEARNT:
         if m == 1:  # one call: the call and its arguments cost more than the choice
             return 0
-        view = _view(sc, out, h, seat, (seat - position + 3) % 4, ncalls, 0, seat)
+        view = _view(sc, out, h, seat, before(seat, position + 1, t.n_seats), ncalls, 0, seat)
         return botcalls.learnt_call(lu.learnt, lu.bot_params[b], view, buf, np.int64(m))
     if kind == BOT_EV:
         k = bid if bid >= 0 else t.normal_k
@@ -401,9 +402,9 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, bots, pimc):
     reopening, reopened, min_calls = False, False, 0  # a silent round reopens it once
     while True:
         if t.style == STYLE_SINGLE:
-            if speaks == 4:
+            if speaks == t.n_seats:
                 break
-            turn = (forehand + speaks) % 4
+            turn = after(forehand, speaks, t.n_seats)
             speaks += 1
         first = ((spoken >> turn) & 1) == 0
         fo = t.style == STYLE_ASK and turn == forehand and first
@@ -417,7 +418,7 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, bots, pimc):
             m = _restrict_calls(t, sc, m, turn, first, bid, asked)
         if t.style == STYLE_SINGLE and n_bids == 0:
             continue  # nothing to bid: this seat does not speak
-        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, (turn - forehand) % 4,
+        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, before(turn, forehand, t.n_seats),
                          (bid, bidder, nd, reopening), bots, pimc)
         if j < 0:  # a replay stops
             out.ncalls[h] = ncalls
@@ -441,12 +442,12 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, bots, pimc):
                 nd += 1
         spoken |= 1 << turn
         if t.style != STYLE_SINGLE:
-            if reopening and (bid >= 0 or passes == 4):
+            if reopening and (bid >= 0 or passes == t.n_seats):
                 if bid < 0:
                     break  # nobody announced
                 # the announcement in force, the auction restarts from forehand; it ends only
                 # once every seat has spoken in it
-                reopening, passes, turn, min_calls = False, 0, forehand, ncalls + 4
+                reopening, passes, turn, min_calls = False, 0, forehand, ncalls + t.n_seats
                 continue
             if not reopening and ncalls >= min_calls and passes >= (
                     t.end_after_passes if any_call else t.end_after_passes_without_call):
@@ -454,7 +455,7 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, bots, pimc):
                     break
                 reopening, reopened, passes, turn = True, True, 0, forehand  # a silent round
                 continue
-            turn = (turn + 1) % 4
+            turn = after(turn, 1, t.n_seats)
     if t.doubles_after_single and bid >= 0:
         nd, ncalls = _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken,
                                      bots, pimc)
@@ -492,7 +493,7 @@ def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken, bo
             m = 2
         if t.r_forbid.shape[0] > 0:
             m = _restrict_calls(t, sc, m, turn, ((spoken >> turn) & 1) == 0, bid, 0)
-        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, (turn - forehand) % 4,
+        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, before(turn, forehand, t.n_seats),
                          (bid, bidder, nd, False), bots, pimc)
         if j < 0:  # a replay stops
             return nd, ncalls
@@ -506,9 +507,9 @@ def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken, bo
             sc.double_seats[nd] = turn
             nd += 1
             passes, doubled = 0, True
-        if passes >= (t.end_after_passes if doubled else 4):
+        if passes >= (t.end_after_passes if doubled else t.n_seats):
             return nd, ncalls
-        turn = (turn + 1) % 4
+        turn = after(turn, 1, t.n_seats)
 
 
 @kernel_jit(inline='always')
@@ -527,12 +528,14 @@ def _choose_card(t, lu, sc, out, h, seat, allowed, force, at, endgame, pimc):
     if kind == BOT_RANDOM:
         return nth_bit(allowed, _draw_seat(sc.streams, seat, popcount(allowed)))
     if pimc and kind == BOT_PIMC:
-        view = _view(sc, out, h, seat, (forehand + 3) % 4, out.ncalls[h], played, -1)
+        view = _view(sc, out, h, seat, before(forehand, 1, t.n_seats), out.ncalls[h], played,
+                     -1)
         return botcalls.pimc_card(t, lu.pimc, lu.bot_params[b], sc.seed[0], view, allowed)
     if pimc and kind == BOT_LEARNT:
         if not allowed & (allowed - ONE):  # one card: the call and its arguments cost more
             return lowbit_index(allowed)
-        view = _view(sc, out, h, seat, (forehand + 3) % 4, out.ncalls[h], played, -1)
+        view = _view(sc, out, h, seat, before(forehand, 1, t.n_seats), out.ncalls[h], played,
+                     -1)
         return botcalls.learnt_card(lu.learnt, lu.bot_params[b], view, allowed)
     if endgame and kind == BOT_EV:
         card = botcalls.ev_endgame_card(t, sc, seat, allowed, leader, bid, bidder, nd, forehand,
@@ -572,33 +575,34 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, force, endgame, 
     forehand = leader
     for c in range(t.n_cards):
         sc.who_played[c] = -1
-    for s in range(4):
+    n = t.n_seats
+    for s in range(n):
         sc.left[s] = sc.hands[s]
     called = -1  # the called card, while its duties hold (until its suit is first led)
     if t.c_run_away[contract] > 0:
         called = called_card(t.c_team[contract], t.c_team_cards, contract, declarer, sc.hands)
     called_suit = t.suit[o, called] if called >= 0 else -1
-    for n in range(t.n_cards // 4):
-        out.leaders[h, n] = leader
+    for tr in range(t.n_cards // n):
+        out.leaders[h, tr] = leader
         led, w, wseat, pts = 0, 0, leader, 0.0
-        for i in range(4):
+        for i in range(n):
             sc.trick[i] = -1
-        for i in range(4):
-            seat = (leader + i) % 4
+        for i in range(n):
+            seat = after(leader, i, n)
             allowed = cards_allowed(t, contract, sc.left[seat], i, led, w, called, called_suit)
             card = _choose_card(t, lu, sc, out, h, seat, allowed, force,
-                                (leader, forehand, 4 * n + i), endgame, pimc)
+                                (leader, forehand, n * tr + i), endgame, pimc)
             sc.trick[i] = card
-            sc.seq[4 * n + i] = card
+            sc.seq[n * tr + i] = card
             sc.who_played[card] = seat
             sc.left[seat] &= ~(ONE << np.uint64(card))
-            out.cards[h, 4 * n + i] = card
+            out.cards[h, n * tr + i] = card
             pts += t.card_points[card]
             led, w, wseat = play_to_trick(i, card, seat, t.suit[o, card],
                                           t.beat_mask[o, led, w], led, w, wseat)
         if called >= 0 and led == called_suit:
             called = -1  # the suit has been led: the duties end
-        out.trick_winners[h, n] = wseat
+        out.trick_winners[h, tr] = wseat
         sc.points[wseat] += pts
         sc.tricks[wseat] += 1
         leader = wseat
@@ -610,7 +614,7 @@ def score_hand(t, points, tricks, double_seats, contract, old, nd, dealt):
     each seat's; double_seats[:nd]: who doubled; dealt: each seat's cards as dealt, for the
     Laufende). The ev bot's endgame prices its lines here."""
     old_pts, young_pts, old_tricks, young_tricks, n_old = 0.0, 0.0, 0, 0, 0
-    for s in range(4):
+    for s in range(t.n_seats):
         if (old >> s) & 1:
             old_pts += points[s]
             old_tricks += tricks[s]
@@ -638,7 +642,7 @@ def score_each_alone(t, sc, contract, forehand):
     old, winner = each_alone_result(sc.points, sc.tricks, sc.who_played,
                                     t.trump_rank[t.c_order[contract]], t.c_ramsch_loser[contract],
                                     t.c_durch_points[contract], t.c_durch_all[contract],
-                                    t.n_cards // 4, forehand)
+                                    t.n_cards // t.n_seats, forehand)
     v = price(t.c_won, t.c_lost, t.c_mult, contract, winner, TIER_LONE, 0, t.tie_value,
               t.factor, 0.0)
     if winner == WIN_YOUNG and t.c_jungfrau[contract]:
@@ -650,7 +654,7 @@ def score_each_alone(t, sc, contract, forehand):
 def _deal_hand(t, lu, sc, out, h, seed, dealer):
     """Deals hand h (shuffled from its seed, or as calibration gives it), seeds each seat's
     stream, and works out who meets which condition (sc.elig)."""
-    for s in range(4):
+    for s in range(t.n_seats):
         sc.streams[s] = mix64(seed + np.uint64(s + 1) * STREAM)
     sc.seed[0] = seed
     deal(sc.perm, sc.hands, mix64(seed), dealer)
@@ -698,7 +702,7 @@ def replay_auction(t, lu, sc, out, dealer):
     on, the seat to speak next, else REPLAY_CONTRADICTED; that seat; the contract, its
     declarer, once over; the no-bid contract, its declarer; the doubles said, their seats in
     sc.double_seats). What the table saw of the contract is in sc.shown."""
-    forehand = (dealer + 1) % 4
+    forehand = after(dealer, 1, t.n_seats)
     eval_preds(sc.elig, sc.hands, dealer, t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end,
                sc.stack)
     lu.replay_out[1] = REPLAY_OVER
@@ -720,14 +724,14 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
     pimc (constants of each kernel): may an ev bot's card play solve the last tricks, may a
     bot be of the pimc kind?"""
     dealer = dealers[h]
-    forehand = (dealer + 1) % 4
+    forehand = after(dealer, 1, t.n_seats)
     _deal_hand(t, lu, sc, out, h, np.uint64(seeds[h]), dealer)
     _believe_no_bid(t, sc.elig, sc.believed_k, sc.believed_decl)
     contract, declarer, bid, bidder, nd, _, _ = _contract_of(t, lu, sc, out, h, forehand, True,
                                                              pimc)
     old = form_teams(t.c_team[contract], t.c_team_mask[contract], t.c_team_cards, contract,
                      declarer, sc.hands)
-    for s in range(4):
+    for s in range(t.n_seats):
         sc.points[s], sc.tricks[s], sc.pay[s] = 0.0, 0, 0.0
     if t.c_instant[contract]:  # won at once, at the out price, without doubles
         winner, tier, counted, v = WIN_OLD, TIER_INSTANT, 0, t.c_won[contract, TIER_OUT]
@@ -744,7 +748,7 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
     pay_out(sc.pay, v, winner, old, t.zero_sum, t.lone_once)
     out.contract[h], out.declarer[h], out.old[h] = contract, declarer, old
     out.doubles[h], out.winner[h], out.tier[h] = counted, winner, tier
-    for s in range(4):
+    for s in range(t.n_seats):
         out.points[h, s] = sc.points[s]
         out.tricks[h, s] = sc.tricks[s]
         out.payouts[h, s] = sc.pay[s]

@@ -23,6 +23,7 @@ from .codes import (GOAL_ALL_TRICKS, GOAL_NO_TRICKS, LOSER_MOST_TRICKS, MULT_OLD
                     WIN_YOUNG)
 from .draws import draw
 from .jit import kernel_jit
+from .seats import after, before
 
 
 # ------------------------------------------------------------------------------------- the deal
@@ -55,10 +56,13 @@ def deal_given(perm, hands, given, h, dealer):
 @njit(cache=True, inline='always')
 def hand_out(perm, hands, dealer):
     """hands[s]: the cards of perm dealt to seat s, one at a time from the dealer's left."""
-    for s in range(4):
+    n = len(hands)
+    for s in range(n):
         hands[s] = ZERO
+    seat = after(dealer, 1, n)
     for i in range(perm.shape[0]):
-        hands[(dealer + 1 + i) % 4] |= ONE << np.uint64(perm[i])
+        hands[seat] |= ONE << np.uint64(perm[i])
+        seat = after(seat, 1, n)
 
 
 # ------------------------------------------------------------------------------------ predicates
@@ -104,10 +108,11 @@ def eval_pred(p, hand, pos, p_op, p_mask, p_a, p_b, p_start, p_end, stack):
 def eval_preds(elig, hands, dealer, p_op, p_mask, p_a, p_b, p_start, p_end, stack):
     """elig[p, s]: seat s meets predicate p (contract eligibility, then restriction holdings),
     from the predicate programs p_* of `RuleTables`."""
+    n = len(hands)
     for p in range(elig.shape[0]):
-        for s in range(4):
-            elig[p, s] = eval_pred(p, hands[s], (s - dealer + 3) % 4, p_op, p_mask, p_a, p_b,
-                                   p_start, p_end, stack)
+        for s in range(n):
+            elig[p, s] = eval_pred(p, hands[s], before(s, dealer + 1, n), p_op, p_mask, p_a,
+                                   p_b, p_start, p_end, stack)
 
 
 # ------------------------------------------------------------------------------ teams and play
@@ -123,7 +128,7 @@ def form_teams(team, team_mask, team_cards, k, declarer, hands):
         return 0
     if team == TEAM_HOLDERS:
         old = 0
-        for s in range(4):
+        for s in range(len(hands)):
             if hands[s] & team_mask:
                 old |= 1 << s
     else:
@@ -134,7 +139,7 @@ def form_teams(team, team_mask, team_cards, k, declarer, hands):
             if c < 0:
                 break
             if not (hands[declarer] >> np.uint64(c)) & ONE:
-                for s in range(4):
+                for s in range(len(hands)):
                     if (hands[s] >> np.uint64(c)) & ONE:
                         old |= 1 << s
                 break
@@ -280,20 +285,22 @@ def each_alone_result(points, tricks, who_played, trump_rank, loser_rule, durch_
     loser_rule LOSER_MOST_TRICKS the one with the most tricks, then the one who played the
     highest trump (trump_rank[c]: 0 the highest, -1 not a trump), then the first from
     forehand."""
-    for s in range(4):
+    n = len(points)
+    most = points[0]
+    for s in range(n):
         if (durch_all and tricks[s] == n_tricks) or points[s] >= durch_points:
             return 1 << s, WIN_OLD
-    most = max(points[0], points[1], points[2], points[3])
+        most = max(most, points[s])
     tied = 0
-    for s in range(4):
+    for s in range(n):
         if points[s] == most:
             tied |= 1 << s
     if loser_rule == LOSER_MOST_TRICKS:
         top = -1
-        for s in range(4):
+        for s in range(n):
             if (tied >> s) & 1 and tricks[s] > top:
                 top = tricks[s]
-        for s in range(4):
+        for s in range(n):
             if (tied >> s) & 1 and tricks[s] != top:
                 tied &= ~(1 << s)
     loser, best = -1, trump_rank.shape[0]
@@ -302,9 +309,9 @@ def each_alone_result(points, tricks, who_played, trump_rank, loser_rule, durch_
         if trump_rank[c] >= 0 and s >= 0 and (tied >> s) & 1 and trump_rank[c] < best:
             loser, best = s, trump_rank[c]
     if loser < 0:
-        for i in range(4):
-            if (tied >> ((forehand + i) % 4)) & 1:
-                loser = (forehand + i) % 4
+        for i in range(n):
+            if (tied >> after(forehand, i, n)) & 1:
+                loser = after(forehand, i, n)
                 break
     return 1 << loser, WIN_YOUNG
 
@@ -313,7 +320,7 @@ def each_alone_result(points, tricks, who_played, trump_rank, loser_rule, durch_
 def jungfrau_factor(tricks):
     """Each seat without a trick doubles what the loser of a Ramsch pays."""
     f = 1.0
-    for s in range(4):
+    for s in range(len(tricks)):
         if tricks[s] == 0:
             f *= 2.0
     return f
@@ -354,31 +361,32 @@ def price(c_won, c_lost, c_mult, k, winner, tier, counted, tie_value, factor, ad
 @njit(cache=True, inline='always')
 def pay_out(pay, v, winner, old, zero_sum, lone_once):
     """Adds the payments of value v to pay. When one side is a single player his game is
-    priced per opponent: v from or to each, or (lone_once) v in all, a third from or to each.
+    priced per opponent: v from or to each, or (lone_once) v in all, shared equally by them.
     The opponent seated last after him takes what rounding leaves of his amount, so the hand is
     exactly zero-sum (docs/rulesets.md, `lone_settlement`). Otherwise each winner receives v
     and, zero-sum, each loser pays v."""
+    n = len(pay)
     n_old = popcount(np.uint64(old))
     if winner == WIN_NOBODY or v == 0.0:
         pass
-    elif n_old == 1 or n_old == 3:
-        lone_mask = old if n_old == 1 else (~old) & 15
+    elif n_old == 1 or n_old == n - 1:
+        lone_mask = old if n_old == 1 else (~old) & ((1 << n) - 1)
         lone = 0
         while not (lone_mask >> lone) & 1:
             lone += 1
         lone_won = ((old >> lone) & 1 == 1) == (winner == WIN_OLD)
-        share = v / 3.0 if lone_once else v
-        whole = v if lone_once else 3.0 * share
+        share = v / (n - 1) if lone_once else v
+        whole = v if lone_once else (n - 1) * share
         sign = 1.0 if lone_won else -1.0
-        for i in range(1, 4):
-            # whole - 2 * share is exact (Sterbenz): the three parts add up to whole
-            part = share if i < 3 else whole - 2.0 * share
+        for i in range(1, n):
+            # the last part is what the others leave of whole: the parts add up to it exactly
+            part = share if i < n - 1 else whole - (n - 2) * share
             if zero_sum or not lone_won:
-                pay[(lone + i) % 4] -= sign * part
+                pay[after(lone, i, n)] -= sign * part
         if zero_sum or lone_won:
             pay[lone] += sign * whole
     else:
-        for s in range(4):
+        for s in range(n):
             if ((old >> s) & 1 == 1) == (winner == WIN_OLD):
                 pay[s] += v
             elif zero_sum:

@@ -13,6 +13,8 @@ import numpy as np
 
 
 class RuleTables(NamedTuple):
+    # --- the table: its seats, each dealt a hand and playing to every trick (deck.players)
+    n_seats: int
     # --- cards and card orders (o: order index, s: suit group, 0 = trumps)
     n_cards: int
     card_points: np.ndarray  # [card] float64

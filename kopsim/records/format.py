@@ -10,8 +10,8 @@ actually gained (negative: paid): the cards that moved, never more than a seat h
 
 | field | type | meaning |
 | --- | --- | --- |
-| `nominal_payouts` | list of 4 numbers | what the rules price the hand at before the bankroll limits it (equal to `payouts` unless a loser came up short) |
-| `bankroll` | list of 4 numbers | the cards each seat held before the hand; the next hand of the session starts from `bankroll` + `payouts` |
+| `nominal_payouts` | list of numbers, one a seat | what the rules price the hand at before the bankroll limits it (equal to `payouts` unless a loser came up short) |
+| `bankroll` | list of numbers, one a seat | the cards each seat held before the hand; the next hand of the session starts from `bankroll` + `payouts` |
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import InputError, Problem
+from ..rules.model import MAX_SEATS, MIN_SEATS
 
 
 @dataclass
@@ -38,7 +39,7 @@ class HandRecord:
     declarer: int | None
     old_side: list[int]
     doubles: int
-    tricks: list[dict]  # {"leader": int, "cards": [4 str], "winner": int}
+    tricks: list[dict]  # {"leader": int, "cards": [one str a seat], "winner": int}
     points: list[float]
     tricks_won: list[int]
     winner: str | None
@@ -202,39 +203,50 @@ def _or_null(ok):
     return lambda x: x is None or ok(x)
 
 
-_seat = _int_in(0, 4)
 _count = _int_in(0, 2**63)
-FIELD_TYPES = {
-    "ruleset": ("a string", _string),
-    "ruleset_sha256": ("a string", _string),
-    "seed": ("an integer from 0 to 2**64 - 1", _int_in(0, 2**64)),
-    "hand_index": ("a whole number >= 0", _count),
-    "session": ("a whole number >= 0 or null", _or_null(_count)),
-    "ruleset_file": ("a string or null", _or_null(_string)),
-    "dealer": ("a seat (0-3)", _seat),
-    "hands": ("4 lists of card strings", _list_of(_list_of(_string), 4)),
-    "auction": ('a list of {"seat": 0-3, "call": string}',
-                _list_of(_object(seat=_seat, call=_string))),
-    "contract": ("a string", _string),
-    "declarer": ("a seat (0-3) or null", _or_null(_seat)),
-    "old_side": ("a list of seats (0-3)", _list_of(_seat)),
-    "doubles": ("a whole number >= 0", _count),
-    "tricks": ('a list of {"leader": 0-3, "cards": [4 strings], "winner": 0-3}',
-               _list_of(_object(leader=_seat, cards=_list_of(_string, 4), winner=_seat))),
-    "points": ("4 finite numbers", _list_of(_number, 4)),
-    "tricks_won": ("4 whole numbers >= 0", _list_of(_count, 4)),
-    "winner": ("a string or null", _or_null(_string)),
-    "tier": ("a string", _string),
-    "payouts": ("4 finite numbers", _list_of(_number, 4)),
-    "nominal_payouts": ("4 finite numbers or null", _or_null(_list_of(_number, 4))),
-    "bankroll": ("4 finite numbers or null", _or_null(_list_of(_number, 4))),
-}
+
+
+def field_types(n: int) -> dict:
+    """Each field's expected value (in words) and its check, for a record of a table of n
+    seats: every per-seat list has n entries, every seat is one of 0 .. n-1."""
+    seat = _int_in(0, n)
+    last = f"0-{n - 1}"
+    return {
+        "ruleset": ("a string", _string),
+        "ruleset_sha256": ("a string", _string),
+        "seed": ("an integer from 0 to 2**64 - 1", _int_in(0, 2**64)),
+        "hand_index": ("a whole number >= 0", _count),
+        "session": ("a whole number >= 0 or null", _or_null(_count)),
+        "ruleset_file": ("a string or null", _or_null(_string)),
+        "dealer": (f"a seat ({last})", seat),
+        "auction": (f'a list of {{"seat": {last}, "call": string}}',
+                    _list_of(_object(seat=seat, call=_string))),
+        "contract": ("a string", _string),
+        "declarer": (f"a seat ({last}) or null", _or_null(seat)),
+        "old_side": (f"a list of seats ({last})", _list_of(seat)),
+        "doubles": ("a whole number >= 0", _count),
+        "tricks": (f'a list of {{"leader": {last}, "cards": [{n} strings], "winner": {last}}}',
+                   _list_of(_object(leader=seat, cards=_list_of(_string, n), winner=seat))),
+        "points": (f"{n} finite numbers", _list_of(_number, n)),
+        "tricks_won": (f"{n} whole numbers >= 0", _list_of(_count, n)),
+        "winner": ("a string or null", _or_null(_string)),
+        "tier": ("a string", _string),
+        "payouts": (f"{n} finite numbers", _list_of(_number, n)),
+        "nominal_payouts": (f"{n} finite numbers or null", _or_null(_list_of(_number, n))),
+        "bankroll": (f"{n} finite numbers or null", _or_null(_list_of(_number, n))),
+    }
 
 
 def record_problem(d: dict) -> str | None:
     """The first field of a parsed record whose value has the wrong type (HAND-RECORD.md), or
-    None: a record that passes can be replayed without a type surprising the engine."""
-    for key, (expected, ok) in FIELD_TYPES.items():
+    None: a record that passes can be replayed without a type surprising the engine. Its
+    seats are as many as its hands (MIN_SEATS to MAX_SEATS); replay checks them against the
+    ruleset's."""
+    hands = d.get("hands")
+    if not (_list_of(_list_of(_string))(hands) and MIN_SEATS <= len(hands) <= MAX_SEATS):
+        return (f"hands: expected {MIN_SEATS} to {MAX_SEATS} lists of card strings, one a "
+                "seat")
+    for key, (expected, ok) in field_types(len(hands)).items():
         if key in d and not ok(d[key]):
             return f"{key}: expected {expected}"
     return None

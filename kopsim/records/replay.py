@@ -36,11 +36,12 @@ class Discrepancy:
 def check_record(rules: Ruleset, d: dict) -> str | None:
     """None if the record is consistent with the rules, else its first discrepancy."""
     cards = set(rules.cards())
-    per_seat = len(cards) // rules.deck.players
+    n = rules.deck.players
+    per_seat = len(cards) // n
     hands = d["hands"]
-    if (not isinstance(hands, list) or len(hands) != 4
+    if (not isinstance(hands, list) or len(hands) != n
             or any(not isinstance(h, list) or len(h) != per_seat for h in hands)):
-        return f"hands: expected 4 lists of {per_seat} cards"
+        return f"hands: expected {n} lists of {per_seat} cards"
     flat = [c for h in hands for c in h]
     unknown = [c for c in flat if c not in cards]
     if unknown:
@@ -50,10 +51,10 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
     if d.get("session") is not None and rules.session is None:
         return "session: the rules score no sessions"
     dealer = d["dealer"]
-    if dealer not in range(4):
+    if dealer not in range(n):
         return f"dealer: {dealer!r} is not a seat"
-    if isinstance(d.get("hand_index"), int) and dealer != d["hand_index"] % 4:
-        return f"dealer: hand {d['hand_index']} is dealt by seat {d['hand_index'] % 4}, not {dealer}"
+    if isinstance(d.get("hand_index"), int) and dealer != d["hand_index"] % n:
+        return f"dealer: hand {d['hand_index']} is dealt by seat {d['hand_index'] % n}, not {dealer}"
     if isinstance(d.get("seed"), int):
         dealt = Deal.from_seed(rules, d["seed"], dealer)
         if [list(h) for h in dealt.hands] != hands:
@@ -94,8 +95,8 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
             if trick.get("leader") != state.current_player():
                 return (f"tricks[{t}].leader: log says {trick.get('leader')!r}, "
                         f"seat {state.current_player()} leads")
-            if len(trick.get("cards", [])) != 4:
-                return f"tricks[{t}].cards: expected 4 cards"
+            if len(trick.get("cards", [])) != n:
+                return f"tricks[{t}].cards: expected {n} cards"
             for j, card in enumerate(trick["cards"]):
                 try:
                     state.apply_action(card)
@@ -136,25 +137,26 @@ def _in_bankroll_session(rules: Ruleset, d: dict) -> bool:
 def _bankroll_problem(rules: Ruleset, d: dict) -> str | None:
     """Is the record's `bankroll` (cards held before the hand) possible? A session starts with
     `start` each, never changes the number of cards in play, and ends when a seat holds none."""
+    n = rules.deck.players
     for key in ("nominal_payouts", "bankroll"):
         if key not in d:
             return (f"{key}: missing; a hand of a bankroll session records its nominal_payouts "
                     "and the bankroll before it, so that what it paid can be checked (older "
                     "kopsim logs lack both: play the hands again)")
         value = d[key]
-        if (not isinstance(value, list) or len(value) != 4
+        if (not isinstance(value, list) or len(value) != n
                 or not all(_finite_number(x) for x in value)):
-            return f"{key}: log says {value!r}, expected a list of 4 numbers"
+            return f"{key}: log says {value!r}, expected a list of {n} numbers"
     held = [float(x) for x in d["bankroll"]]
     start = float(rules.session.start)
-    if d.get("hand_index") == 0 and held != [start] * 4:
+    if d.get("hand_index") == 0 and held != [start] * n:
         return (f"bankroll: log says {d['bankroll']!r}, a session starts with "
                 f"{json_number(start)} each")
     if min(held) <= 0:
         return f"bankroll: log says {d['bankroll']!r}, but a session ends when a seat holds none"
-    if not math.isclose(sum(held), 4 * start):
+    if not math.isclose(sum(held), n * start):
         return (f"bankroll: log says {d['bankroll']!r}, {json_number(sum(held))} cards in all; a "
-                f"session keeps the {json_number(4 * start)} it starts with")
+                f"session keeps the {json_number(n * start)} it starts with")
     return None
 
 

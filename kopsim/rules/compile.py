@@ -291,7 +291,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
     no_bid = [kidx[n] for n in A.no_bid]
     open_no_bid = [k for k in no_bid if r.contracts[contracts[k]].eligible is None]
     tables = RuleTables(
-        n_cards=nc,
+        n_seats=r.deck.players, n_cards=nc,
         card_points=np.array([r.deck.card_points(c) for c in cards], np.float64),
         suit=suit, suit_mask=suit_mask, beat_mask=beat_mask, trump_rank=_trump_ranks(r, index),
         p_op=p_op, p_mask=p_mask, p_a=p_a, p_b=p_b, p_start=p_start, p_end=p_end,

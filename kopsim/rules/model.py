@@ -95,6 +95,11 @@ class _Model(BaseModel):
 
 # ----------------------------------------------------------------------------------- predicates
 
+# the seats a table may have: a record, a results file and the engines read the count from the
+# ruleset (deck.players); these bound what a log may claim before any ruleset is read
+MIN_SEATS, MAX_SEATS = 3, 6
+
+
 def positions(players: int) -> tuple[str, ...]:
     """Each seat's position counted from the dealer's left: forehand first, the dealer last."""
     return ("forehand", *("second", "third", "fourth", "fifth")[:players - 2], "dealer")
