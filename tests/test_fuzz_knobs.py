@@ -31,8 +31,8 @@ from kopsim.bots import bot_spec
 from kopsim.records.replay import replay
 from kopsim.rules.load import load_raw, load_ruleset
 from kopsim.table.game import Table
-from test_fuzz_rulesets import (EXAMPLES, Misbehaved, check_mutant, expect, hypothesis_pick,
-                                mutate, parent_of, paths, run_cli)
+from test_fuzz_rulesets import (EXAMPLES, check_mutant, expect, hypothesis_pick, mutate,
+                                outcome_of, parent_of, paths, run_cli)
 
 KNOBS = Path(__file__).parent / "data" / "knobs"
 FILES = sorted(KNOBS.glob("*.toml"))
@@ -165,15 +165,10 @@ def tally(n: int, seed: int = 0) -> dict[str, int]:
             tree, name = mutant(rng.choice)
             by_base[name] = by_base.get(name, 0) + 1
             counts["tried"] += 1
-            try:
-                counts[check_knob_mutant(tree, Path(folder), seed=i)] += 1
+            kind, detail = outcome_of(lambda: check_knob_mutant(tree, Path(folder), seed=i))
+            counts[kind] += 1
+            if not detail:
                 continue
-            except Misbehaved as e:
-                counts[e.kind] += 1
-                detail = str(e)
-            except Exception as e:  # a traceback escaping main
-                counts["crashed"] += 1
-                detail = f"{type(e).__name__}: {e}"
             print(f"mutant {i} ({name}): {detail[:300]}", file=sys.stderr)
             Path(f"fuzz-knob-{i}.json").write_text(json.dumps(tree), encoding="utf-8")
     return counts | dict(DONE) | {"bases": by_base}

@@ -284,6 +284,17 @@ def test_a_few_mutants_in_a_real_process_end_without_a_signal(tmp_path):
 # ------------------------------------------------------------------------------- tallying
 
 
+def outcome_of(check) -> tuple[str, str]:
+    """(outcome, detail) of one mutant's check(): what it returned ('accepted', 'rejected
+    well'), or how kopsim failed (a Misbehaved kind, or 'crashed': a traceback escaping main)."""
+    try:
+        return check(), ""
+    except Misbehaved as e:
+        return e.kind, str(e)
+    except Exception as e:  # noqa: BLE001
+        return "crashed", f"{type(e).__name__}: {e}"
+
+
 def tally(n: int, seed: int = 0) -> dict[str, int]:
     """Outcomes of n random mutants: accepted / rejected well, or how kopsim failed."""
     rng = random.Random(seed)
@@ -296,15 +307,10 @@ def tally(n: int, seed: int = 0) -> dict[str, int]:
                 if tree:
                     mutate(tree, rng.choice)
             counts["tried"] += 1
-            try:
-                counts[check_mutant(tree, Path(folder), seed=i)] += 1
+            kind, detail = outcome_of(lambda: check_mutant(tree, Path(folder), seed=i))
+            counts[kind] += 1
+            if not detail:
                 continue
-            except Misbehaved as e:
-                counts[e.kind] += 1
-                kind, detail = e.kind, str(e)
-            except Exception as e:  # a traceback escaping main
-                counts["crashed"] += 1
-                kind, detail = "crashed", f"{type(e).__name__}: {e}"
             print(f"mutant {i}: {detail[:300]}", file=sys.stderr)
             newest = max(Path(folder).glob("mutant-*.toml"), key=os.path.getmtime)
             newest.replace(f"fuzz-{kind.replace(' ', '-')}-{i}.toml")

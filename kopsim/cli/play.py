@@ -75,6 +75,7 @@ def run(args) -> int:
 
     from ..bots import prepare_bots
     from ..engine.simulate import user_ruleset_file
+    from ..records.format import open_log
     from ..rules.cache import compiled
     from ..rules.load import load_ruleset
     from ..table.game import Table
@@ -87,7 +88,7 @@ def run(args) -> int:
     print(f"kopsim play: {clean(rules.name)}, {clean(rules.description)}")
     print("you are seat {0}; the bots: {1}".format(args.seat, ", ".join(
         f"seat {s} {b.label}" for s, b in enumerate(bots) if b is not None)))
-    log = _open_log(args.log) if args.log else None
+    log = open_log(args.log) if args.log else None
     try:
         table = Table(rules, args.seat, bots, args.seed, _ask, print, log,
                       user_ruleset_file(args.ruleset))
@@ -98,15 +99,6 @@ def run(args) -> int:
     logged = f"; their records are in {clean(args.log)}" if args.log else ""
     print(f"{done} hand{'s' * (done != 1)} played{logged}")
     return 0
-
-
-def _open_log(path: str):
-    from ..errors import InputError, Problem
-
-    try:
-        return open(path, "w", encoding="utf-8")
-    except OSError as e:
-        raise InputError([Problem(path, "", f"cannot write the log: {e.strerror or e}")])
 
 
 def _ask(prompt: str) -> str | None:

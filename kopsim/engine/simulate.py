@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..rules.compile import compile_rules
-from ..errors import InputError, Problem
-from ..records.format import HandRecord
+from ..records.format import HandRecord, open_log
 from ..rules.load import BUNDLED_DIR, resolve_path
 from ..rules.model import Ruleset, Session
 from .layout import Chunk, iter_run
@@ -75,13 +74,6 @@ def user_ruleset_file(name_or_path: str) -> str | None:
     return None if path.parent == BUNDLED_DIR.resolve() else str(path)
 
 
-def _open_log(log_path: str):
-    try:
-        return open(log_path, "w", encoding="utf-8")
-    except OSError as e:
-        raise InputError([Problem(log_path, "", f"cannot write the log: {e.strerror or e}")])
-
-
 def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
              chunk: int = 65536, ruleset_file: str | None = None,
              progress: bool | None = None, bot=None) -> Summary:
@@ -96,7 +88,7 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
         import sys
 
         prepare_bots(cr, [bot], 1, lambda m: print(m, file=sys.stderr))
-    log = _open_log(log_path) if log_path else None
+    log = open_log(log_path) if log_path else None
     compile_notice(_play_batch, force=progress)
     bar = progress_bar(hands, rules.name, force=progress)
     series = SeriesTally(rules.session) if rules.session and rules.session.kind == "series" \

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -107,6 +108,14 @@ def record_from_state(state, seed: int, hand_index: int, session: int | None = N
         tier=o.tier,
         payouts=list(o.payouts),
     )
+
+
+def open_log(path: str | Path):
+    """The hand-record log `path`, opened for writing; a located error if it cannot be."""
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as e:
+        raise InputError([Problem(str(path), "", f"cannot write the log: {e.strerror or e}")])
 
 
 def write_jsonl(path: str | Path, records: Iterable[HandRecord]) -> int:
@@ -206,6 +215,7 @@ def _or_null(ok):
 _count = _int_in(0, 2**63)
 
 
+@lru_cache(maxsize=None)  # one table a seat count, not one a record replayed
 def field_types(n: int) -> dict:
     """Each field's expected value (in words) and its check, for a record of a table of n
     seats: every per-seat list has n entries, every seat is one of 0 .. n-1."""
