@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from kopsim.engine.kernel import play_batch
 from kopsim.rules.load import load_ruleset
+from kopsim.rules.model import MAX_SEATS, MIN_SEATS
+from kopsim.rules.model import MAX_SEATS, MIN_SEATS
 from kopsim.engine.layout import hand_seeds
 from kopsim.engine.sessions import BankrollSession, bankroll_step, series_points
 from kopsim.engine.session_rows import (BankrollCarry, _bankroll_step, bankroll_scan,
@@ -21,31 +23,43 @@ CARRY0 = BankrollCarry()
 payout = st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 7.5, 10.0, 16.0, 1 / 3])
 
 
-def zero_sum(draw_team, a, b):
-    """A zero-sum hand: a team game (two pay two) or a lone player against three."""
-    if draw_team:
-        return [a, a, -a, -a]
-    return [3 * b, -b, -b, -b]
+def zero_sum(n, winners, a, b):
+    """A zero-sum hand at n seats: `winners` seats win a each from the others (a team game), or,
+    with no winners drawn, a lone player wins b from each of the n - 1 others."""
+    if winners:
+        return [a * (n - winners)] * winners + [-a * winners] * (n - winners)
+    return [(n - 1) * b] + [-b] * (n - 1)
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.lists(st.floats(0, 12, allow_nan=False).map(lambda x: round(x * 4) / 4), min_size=4,
-                max_size=4),
-       st.booleans(), payout, payout, st.permutations(range(4)))
-def test_bankroll_step_is_exact(balance, team, a, b, perm):
-    pay = zero_sum(team, a, b)
-    pay = [pay[i] for i in perm]
-    new, left = np.zeros(4), np.zeros(4)
+@st.composite
+def bankroll_hands(draw):
+    """(balances, payouts) of one hand at a table of 3 to 6 seats, the payouts in any seat
+    order."""
+    n = draw(st.integers(MIN_SEATS, MAX_SEATS))
+    balance = draw(st.lists(st.floats(0, 12, allow_nan=False).map(lambda x: round(x * 4) / 4),
+                            min_size=n, max_size=n))
+    pay = zero_sum(n, draw(st.integers(0, n - 1)), draw(payout), draw(payout))
+    return balance, [pay[i] for i in draw(st.permutations(range(n)))]
+
+
+@settings(max_examples=500, deadline=None)
+@given(bankroll_hands())
+def test_bankroll_step_is_exact(hand):
+    balance, pay = hand
+    new, left = np.zeros(len(pay)), np.zeros(len(pay))
     _bankroll_step(np.array(balance, float), np.array(pay, float), new, left)
     assert new.tolist() == bankroll_step(list(balance), pay)
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([-12.0, -5.0, -2.0, -1.0, 0.0, 1.0, 2.0, 2.5, 5.0, 12.0]),
-                min_size=4, max_size=4))
+@settings(max_examples=400, deadline=None)
+@given(st.integers(MIN_SEATS, MAX_SEATS).flatmap(lambda n: st.lists(
+    st.sampled_from([-12.0, -5.0, -2.0, -1.0, 0.0, 1.0, 2.0, 2.5, 5.0, 12.0]),
+    min_size=n, max_size=n)))
 def test_series_place_points_are_series_points(totals):
-    got = series_place_points(np.array([totals]), SERIES)[0]
-    assert got.tolist() == series_points(totals, SERIES)
+    points = [5.0, 3.0, 1.5, 1 / 3, 0.25, 0.0][:len(totals)]  # a place a seat
+    spec = SERIES.model_copy(update={"placement_points": points})
+    got = series_place_points(np.array([totals]), spec)[0]
+    assert got.tolist() == series_points(totals, spec)
 
 
 def test_bankroll_scan_matches_bankroll_sessions_across_chunk_splits():

@@ -51,7 +51,7 @@ def test_run_plays_the_deals_of_its_layout(tmp_path, ruleset):
 
 
 def test_series_hands_lie_on_whole_series_slots():
-    layout = DealLayout(3, "series", 6)  # slots of 8 deals, the last 2 not played
+    layout = DealLayout(3, "series", 6, (0, 0, 0, 0))  # slots of 8 deals, the last 2 not played
     deals = layout.hands(0, 14)
     assert deals.deal_id.tolist() == [0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, 16, 17]
     assert deals.session.tolist() == [0] * 6 + [1] * 6 + [2] * 2
@@ -105,3 +105,31 @@ def test_simulate_scores_each_bankroll_session_once(tmp_path, monkeypatch):
     assert got.sessions_done == len(over) > 3
     assert got.session_lengths == [b.hands for b in over]
     assert got.session_wins.tolist() == wins.tolist()
+
+
+@pytest.mark.parametrize("seats", [3, 5, 6])
+def test_a_table_of_n_seats_deals_round_it_and_starts_sessions_on_multiples_of_n(seats):
+    """Deal d is dealt by seat d % n; a series slot is its length rounded up to a multiple of n,
+    so every series starts with the first seat dealing; a rotation moves one seat of n."""
+    layout = DealLayout(5, "series", 7, tuple(range(seats)), period=2)
+    deals = layout.hands(0, 21)
+    stride = -(-7 // seats) * seats
+    assert (deals.dealer == deals.deal_id % seats).all()
+    assert deals.deal_id[deals.hand_index == 0].tolist() == [0, stride, 2 * stride]
+    assert deals.seat_bot.shape == (21, seats)
+    for row, d in zip(deals.seat_bot, deals.deal_id):
+        turn = (d // 2) % seats
+        assert row.tolist() == [(s - turn) % seats for s in range(seats)]
+
+
+@pytest.mark.parametrize("seats", [3, 5])
+def test_a_drawn_tournament_seating_of_n_seats_is_a_permutation_of_the_players(seats):
+    layout = DealLayout(2, "series", 4, tuple(range(10, 10 + seats)), rounds=3)
+    bots = layout.seat_bots(np.arange(0, 40 * layout.stride()))
+    assert (np.sort(bots, axis=1) == np.arange(10, 10 + seats)).all()
+    assert len({tuple(r) for r in bots}) > 1
+
+
+def test_a_line_up_outside_the_seat_counts_is_refused():
+    with pytest.raises(ValueError, match="line-up"):
+        DealLayout(0, lineup=(0, 0))

@@ -32,18 +32,18 @@ def sportowy(**tournament):
 
 def test_a_drawn_seating_is_a_fresh_permutation_each_round_and_the_same_in_any_process():
     series = np.arange(400)
-    seated = tournament_seating(11, series, 5, None)
+    seated = tournament_seating(11, series, 5, None, 4)
     assert (np.sort(seated, axis=1) == np.arange(4)).all()
     assert len({tuple(r) for r in seated}) == 24  # every seating occurs
     # computed piecewise (as chunks do) it is the same
-    parts = np.concatenate([tournament_seating(11, series[i:i + 37], 5, None)
+    parts = np.concatenate([tournament_seating(11, series[i:i + 37], 5, None, 4)
                             for i in range(0, 400, 37)])
     assert (parts == seated).all()
-    assert not (tournament_seating(12, series, 5, None) == seated).all()  # the seed decides
+    assert not (tournament_seating(12, series, 5, None, 4) == seated).all()  # the seed decides
 
 
 def test_a_planned_seating_follows_the_plan_row_of_each_round_repeating():
-    seated = tournament_seating(0, np.arange(10), 5, tuple(map(tuple, PLAN)))
+    seated = tournament_seating(0, np.arange(10), 5, tuple(map(tuple, PLAN)), 4)
     # series 0..4 are rounds 0..4 of the first tournament: plan rows 0, 1, 2, 0, 1
     assert seated[:5].tolist() == [PLAN[0], PLAN[1], PLAN[2], PLAN[0], PLAN[1]]
     assert seated[5:].tolist() == seated[:5].tolist()  # the next tournament starts over
@@ -169,7 +169,7 @@ def test_a_tournament_run_resumes_and_its_report_ranks_the_bots(tmp_path):
     # each series row says which tournament and which round of it it is (3 rounds)
     assert sessions["tournament"].to_list() == [k // 3 for k in sessions["session"]]
     assert sessions["round"].to_list() == [k % 3 for k in sessions["session"]]
-    seated = tournament_seating(3, sessions["session"].to_numpy(), 3, None)
+    seated = tournament_seating(3, sessions["session"].to_numpy(), 3, None, 4)
     for row, seats in zip(sessions.iter_rows(named=True), seated):
         assert [row[f"bot_{s}"] for s in range(4)] == [lineup[p] for p in seats]
     an = analyse(load_results(whole))

@@ -17,7 +17,7 @@ from ..rules.model import Session
 
 
 def series_place_points(totals: np.ndarray, spec: Session) -> np.ndarray:
-    """`series_points` of each row of totals [m, 4]: tied places share their points, and the
+    """`series_points` of each row of totals [m, seats]: tied places share their points, and the
     bonus is shared by the seats that end positive."""
     totals = np.asarray(totals, np.float64)
     n = totals.shape[1]
@@ -40,9 +40,10 @@ def series_place_points(totals: np.ndarray, spec: Session) -> np.ndarray:
 
 @njit(cache=True)
 def _bankroll_step(bal, pay, new, left):
-    """`kopsim.engine.sessions.bankroll_step` for 4 seats, into `new` (same float operations, same
-    order: pairwise debts, then each loser in seat order pays in full or unit by unit)."""
-    n = 4
+    """`kopsim.engine.sessions.bankroll_step` for a seat per entry of `pay`, into `new` (same
+    float operations, same order: pairwise debts, then each loser in seat order pays in full or
+    unit by unit)."""
+    n = pay.shape[0]
     gain = 0.0
     for s in range(n):
         if pay[s] > 0:
@@ -97,20 +98,22 @@ def _bankroll_step(bal, pay, new, left):
 @njit(cache=True)
 def _scan(deal_ids, pay, start, bal, st, kept, held, paid, ends, e_bal):
     """Walk deals in order through bankroll sessions. st = [open, session, next session, hands,
-    first deal]; a session opens only on a deal id divisible by 4. For each kept hand, `kept`
+    first deal]; a session opens only on a deal id divisible by the seat count (the width of
+    `pay`). For each kept hand, `kept`
     [3, n] gets its position, session and hand index, `held` the balances before it and `paid`
     what moved; for each ended session, `ends` [3, n + 1] gets its session, hands and first deal
     and `e_bal` its balances. Returns (kept, ended)."""
-    new = np.zeros(4, np.float64)
-    left = np.zeros(4, np.float64)
+    n = pay.shape[1]
+    new = np.zeros(n, np.float64)
+    left = np.zeros(n, np.float64)
     nk = 0
     ne = 0
     for i in range(deal_ids.shape[0]):
         d = deal_ids[i]
         if st[0] == 0:
-            if d % 4 != 0:
+            if d % n != 0:
                 continue
-            for s in range(4):
+            for s in range(n):
                 bal[s] = start
             st[0] = 1
             st[1] = st[2]
@@ -118,7 +121,7 @@ def _scan(deal_ids, pay, start, bal, st, kept, held, paid, ends, e_bal):
             st[3] = 0
             st[4] = d
         _bankroll_step(bal, pay[i], new, left)
-        for s in range(4):
+        for s in range(n):
             held[nk, s] = bal[s]
             paid[nk, s] = new[s] - bal[s]
             bal[s] = new[s]
@@ -128,14 +131,14 @@ def _scan(deal_ids, pay, start, bal, st, kept, held, paid, ends, e_bal):
         nk += 1
         st[3] += 1
         low = bal[0]
-        for s in range(1, 4):
+        for s in range(1, n):
             if bal[s] < low:
                 low = bal[s]
         if low <= 0:
             ends[0, ne] = st[1]
             ends[1, ne] = st[3]
             ends[2, ne] = st[4]
-            for s in range(4):
+            for s in range(n):
                 e_bal[ne, s] = bal[s]
             ne += 1
             st[0] = 0
@@ -152,14 +155,14 @@ class BankrollCarry:
     session: int = -1
     next_session: int = 0
     hands: int = 0
-    balance: tuple[float, float, float, float] | None = None
+    balance: tuple[float, ...] | None = None  # one entry a seat
     first_deal: int = -1
 
-    def state(self) -> tuple[np.ndarray, np.ndarray]:
+    def state(self, seats: int) -> tuple[np.ndarray, np.ndarray]:
         """The scan's registers: [open, session, next session, hands, first deal], balances."""
         st = np.array([int(self.open), self.session, self.next_session, self.hands,
                        self.first_deal], np.int64)
-        return st, np.array(self.balance if self.open else [0.0] * 4, np.float64)
+        return st, np.array(self.balance if self.open else np.zeros(seats), np.float64)
 
     @classmethod
     def from_state(cls, st: np.ndarray, bal: np.ndarray) -> "BankrollCarry":
@@ -172,7 +175,7 @@ class BankrollScan(NamedTuple):
     """The kept hands of a chunk (positions into it) with their session, hand index, the cards
     each seat held before the hand and what each seat actually gained or paid on it (a loser who
     cannot pay in full pays what he has); the sessions that ended in the chunk {session, hands,
-    balance [m, 4], complete, first_deal}; the carry at the chunk's end."""
+    balance [m, seats], complete, first_deal}; the carry at the chunk's end."""
 
     keep: np.ndarray
     session: np.ndarray
@@ -188,13 +191,13 @@ def bankroll_scan(spec: Session, carry: BankrollCarry, deal_ids: np.ndarray, pay
     """One chunk's deals, in order, through the victory-card sessions, given each deal's nominal
     payouts (what the rules price the hand at), from `carry` at the chunk's start. With
     final=True a session still open is ended as incomplete."""
-    n = len(deal_ids)
-    st, bal = carry.state()
+    n, seats = payouts.shape
+    st, bal = carry.state(seats)
     kept = np.empty((3, n), np.int64)  # rows: position, session, hand index
-    held = np.empty((n, 4), np.float64)
-    paid = np.empty((n, 4), np.float64)
+    held = np.empty((n, seats), np.float64)
+    paid = np.empty((n, seats), np.float64)
     ends = np.empty((3, n + 1), np.int64)  # rows: session, hands, first deal
-    e_bal = np.empty((n + 1, 4), np.float64)
+    e_bal = np.empty((n + 1, seats), np.float64)
     nk, ne = _scan(np.ascontiguousarray(deal_ids, np.int64),
                    np.ascontiguousarray(payouts, np.float64), float(spec.start), bal, st,
                    kept, held, paid, ends, e_bal)

@@ -26,12 +26,18 @@ class Summary:
     seconds: float = 0.0
     contract_counts: dict[str, int] = field(default_factory=dict)
     old_wins: dict[str, int] = field(default_factory=dict)
-    pay_sum: np.ndarray = field(default_factory=lambda: np.zeros(4))
-    pay_sq: np.ndarray = field(default_factory=lambda: np.zeros(4))
     sessions_done: int = 0
     session_lengths: list[int] = field(default_factory=list)
-    session_points: np.ndarray = field(default_factory=lambda: np.zeros(4))
-    session_wins: np.ndarray = field(default_factory=lambda: np.zeros(4))
+    # one entry a seat (the ruleset's deck.players)
+    pay_sum: np.ndarray = field(init=False)
+    pay_sq: np.ndarray = field(init=False)
+    session_points: np.ndarray = field(init=False)
+    session_wins: np.ndarray = field(init=False)
+
+    def __post_init__(self):
+        n = self.rules.deck.players
+        self.pay_sum, self.pay_sq = np.zeros(n), np.zeros(n)
+        self.session_points, self.session_wins = np.zeros(n), np.zeros(n)
 
     def text(self) -> str:
         n = max(self.hands, 1)
@@ -49,7 +55,7 @@ class Summary:
             lines.append(f"{name:<{width}}{c:>10,}{100 * c / n:>8.2f}%"
                          f"{100 * self.old_wins.get(name, 0) / c:>14.1f}%")
         lines += ["", "mean payout per seat (95% CI):"]
-        for s in range(4):
+        for s in range(len(self.pay_sum)):
             mean = self.pay_sum[s] / n
             var = max(self.pay_sq[s] / n - mean * mean, 0.0)
             half = 1.96 * math.sqrt(var / n)
@@ -91,12 +97,12 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
     log = open_log(log_path) if log_path else None
     compile_notice(_play_batch, force=progress)
     bar = progress_bar(hands, rules.name, force=progress)
-    series = SeriesTally(rules.session) if rules.session and rules.session.kind == "series" \
-        else None
+    series = SeriesTally(rules.session, cr.tables.n_seats) \
+        if rules.session and rules.session.kind == "series" else None
     out.build_seconds = _build(cr, bot)
     t0 = time.perf_counter()
     try:
-        for ch in iter_run(cr, seed, hands, chunk, None if bot is None else [bot] * 4):
+        for ch in iter_run(cr, seed, hands, chunk, None if bot is None else [bot] * cr.tables.n_seats):
             bar.update(len(ch.result))
             _count_hands(out, ch.result)
             if series is not None:
@@ -121,7 +127,7 @@ def _build(cr, bot) -> float:
 
     t0 = time.perf_counter()
     play_batch(cr, hand_seeds(0, 0, 1), np.zeros(1, np.int64), None,
-               None if bot is None else [bot] * 4)
+               None if bot is None else [bot] * cr.tables.n_seats)
     return time.perf_counter() - t0
 
 
@@ -141,15 +147,15 @@ class SeriesTally:
     """The series in play, hand by hand: a series that reaches its length scores its placement
     points (one cut short by the number of hands does not count)."""
 
-    def __init__(self, spec: Session):
-        self.spec = spec
-        self.session, self.totals, self.hands = -1, np.zeros(4), 0
+    def __init__(self, spec: Session, seats: int):
+        self.spec, self.seats = spec, seats
+        self.session, self.totals, self.hands = -1, np.zeros(seats), 0
 
     def add(self, out: Summary, session: np.ndarray, payouts: np.ndarray) -> None:
         for i in range(len(session)):
             s = int(session[i])
             if s != self.session:
-                self.session, self.totals, self.hands = s, np.zeros(4), 0
+                self.session, self.totals, self.hands = s, np.zeros(self.seats), 0
             self.totals += payouts[i]
             self.hands += 1
             if self.hands == self.spec.hands:

@@ -72,10 +72,11 @@ def parse_bot(text: str, where: str) -> BotSpec:
 
 def _payout_diffs(pay_ab: np.ndarray, pay_ba: np.ndarray) -> np.ndarray:
     """Per deal: mean over both plays of (A per seat − B per seat)."""
-    a1 = pay_ab[:, [0, 2]].mean(axis=1)
-    b1 = pay_ab[:, [1, 3]].mean(axis=1)
-    b2 = pay_ba[:, [0, 2]].mean(axis=1)
-    a2 = pay_ba[:, [1, 3]].mean(axis=1)
+    even, odd = slice(0, None, 2), slice(1, None, 2)  # the seats of the first bot, the second's
+    a1 = pay_ab[:, even].mean(axis=1)
+    b1 = pay_ab[:, odd].mean(axis=1)
+    b2 = pay_ba[:, even].mean(axis=1)
+    a2 = pay_ba[:, odd].mean(axis=1)
     return ((a1 - b1) + (a2 - b2)) / 2, (a1 + a2) / 2, (b1 + b2) / 2
 
 
@@ -87,11 +88,11 @@ def _kernel_payouts(rules: Ruleset, a: BotSpec, b: BotSpec, deals: Deals, chunk=
     cr = compile_rules(rules)
     compile_notice(_play_batch)
     seeds, dealers, idx = deals.seed, deals.dealer, deals.hand_index
-    n = len(seeds)
-    out_ab = np.empty((n, 4))
-    out_ba = np.empty((n, 4))
-    ab = np.array([0, 1, 0, 1])
-    ba = np.array([1, 0, 1, 0])
+    n, seats = len(seeds), cr.tables.n_seats
+    out_ab = np.empty((n, seats))
+    out_ba = np.empty((n, seats))
+    ab = np.arange(seats) % 2  # a and b seated alternately, then each in the other's seats
+    ba = 1 - ab
     for s in range(0, n, chunk):
         e = min(n, s + chunk)
         out_ab[s:e] = play_batch(cr, seeds[s:e], dealers[s:e], idx[s:e], [a, b], ab).payouts
@@ -102,8 +103,9 @@ def _kernel_payouts(rules: Ruleset, a: BotSpec, b: BotSpec, deals: Deals, chunk=
 def _reference_deal(rules: Ruleset, a: BotSpec, b: BotSpec, seed: int, dealer: int):
     from ..engine.play import play_hand
 
-    ab = play_hand(rules, seed, dealer, [a, b, a, b]).returns()
-    ba = play_hand(rules, seed, dealer, [b, a, b, a]).returns()
+    seats = range(rules.deck.players)
+    ab = play_hand(rules, seed, dealer, [(a, b)[s % 2] for s in seats]).returns()
+    ba = play_hand(rules, seed, dealer, [(b, a)[s % 2] for s in seats]).returns()
     return ab, ba
 
 
@@ -114,7 +116,8 @@ def duel(rules: Ruleset, a: BotSpec, b: BotSpec, deals: int, seed: int, jobs: in
     from ..bots import prepare_bots
     from ..rules.cache import compiled
 
-    dealt = DealLayout(seed).deals(0, deals)  # session scoring plays no part in a duel
+    lineup = (0,) * rules.deck.players  # session scoring plays no part in a duel
+    dealt = DealLayout(seed, lineup=lineup).deals(0, deals)
     # what the bots learn from the ruleset, learnt once here, before the workers look for it
     prepare_bots(compiled(rules), [a, b], jobs, lambda m: print(m, file=sys.stderr))
     if a.kernel_kind is not None and b.kernel_kind is not None:

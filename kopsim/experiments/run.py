@@ -191,12 +191,12 @@ def _series_sessions(t: ChunkTask, d, session, payouts, labels, seat_bot):
         lo, hi = np.r_[0, cuts], np.r_[cuts, len(d)]
     else:
         lo = hi = np.zeros(0, np.int64)
-    totals = np.zeros((len(lo), 4), np.float64)
+    totals = np.zeros((len(lo), payouts.shape[1]), np.float64)
     for j, (a, b) in enumerate(zip(lo, hi)):  # one session's rows, in deal order
         totals[j] = payouts[a:b].sum(axis=0)
     hands = hi - lo
     complete = hands == v.length
-    place = series_place_points(totals, v.rules.session) if len(lo) else np.zeros((0, 4))
+    place = series_place_points(totals, v.rules.session) if len(lo) else totals.copy()
     place[~complete] = np.nan
     tournament = v.rules.session.tournament
     return R.sessions_frame(v.label, v.rules.name, labels, session[lo], hands, complete, d[lo],
@@ -225,7 +225,7 @@ def _finish_bankroll(exp: Experiment, v: Variant, r: ChunkResult, carry: Bankrol
     keep, ended = scan.keep, scan.ended
     df = df[keep].with_columns(pl.Series("session", scan.session.astype(np.int32)),
                                pl.Series("hand_index", scan.hand_index.astype(np.int32)),
-                               *[pl.Series(f"payout_{s}", scan.paid[:, s]) for s in range(4)])
+                               *[pl.Series(f"payout_{s}", scan.paid[:, s]) for s in range(scan.paid.shape[1])])
     first = ended["first_deal"]
     sessions = R.sessions_frame(v.label, v.rules.name, exp.labels(), ended["session"],
                                 ended["hands"], ended["complete"], first,

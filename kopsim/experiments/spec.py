@@ -525,7 +525,7 @@ def variant_of(label: str, rules: Ruleset, source: str, overrides: dict, session
         v.session = rules.session.kind
         if v.session == "series":
             v.length = rules.session.hands
-            v.stride = series_stride(v.length)
+            v.stride = series_stride(v.length, v.rules.deck.players)
     return v
 
 

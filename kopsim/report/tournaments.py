@@ -81,7 +81,7 @@ def _final_ranks(s: pl.DataFrame, seed: int, rounds: int, plan, ranking: list[st
     total = np.stack([s[f"total_{k}"].to_numpy() for k in range(N_SEATS)], axis=1)
     place_pts = np.stack([s[f"place_points_{k}"].fill_null(0.0).to_numpy()
                           for k in range(N_SEATS)], axis=1)
-    seated = tournament_seating(seed, session, rounds, plan)  # [row, seat] player
+    seated = tournament_seating(seed, session, rounds, plan, N_SEATS)  # [row, seat] player
     tour = session // rounds
     ids, counts = np.unique(tour[complete], return_counts=True)
     whole = ids[counts == rounds]
