@@ -28,6 +28,7 @@ from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
 from ..engine.codes import TEAM_ALONE, TEAM_EACH
 from ..engine.jit import built_call, kernel_jit
 from ..engine.loop import score_hand, scratch_for
+from ..engine.seats import after
 from ..engine.steps import (called_card, called_card_duties, eval_pred, form_teams, pay_out,
                             play_to_trick)
 from ..rules.compile import card_mask
@@ -485,13 +486,13 @@ def observed_scratch(cr, obs):
     index = cr.card_index
     sc.hands[obs.seat] = np.uint64(card_mask(obs.dealt, index))
     sc.left[obs.seat] = np.uint64(card_mask(obs.hand, index))
-    leader, p = (obs.dealer + 1) % 4, 0
+    leader, p = after(obs.dealer, 1, obs.seats), 0
     for trick in obs.tricks:
         leader = trick.leader
         points = 0.0
-        for j, name in enumerate(trick.cards):
+        for j, (name, seat) in enumerate(zip(trick.cards, trick.players(obs.seats))):
             c = index[name]
-            sc.who_played[c] = (trick.leader + j) % 4
+            sc.who_played[c] = seat
             sc.seq[p] = c
             p += 1
             points += t.card_points[c]

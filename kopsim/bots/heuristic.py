@@ -19,16 +19,19 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..engine.jit import kernel_jit
-from ..engine.codes import BOT_HEURISTIC
+from ..engine.codes import BOT_HEURISTIC, TEAM_ALONE, TEAM_CALLED, TEAM_EACH
 from ..engine.reference import Observation
+from ..engine.seats import after
 from ..engine.steps import play_to_trick
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules, card_mask
+from ..rules.model import position_of
 
 # parameter vector layout (kernel rows and Params share it)
 P_SOLO, P_DU, P_CICHA, P_DOUBLE, P_REDOUBLE, P_TEAM_DOUBLE, P_SMEAR = range(7)
 # the columns of the per-order card table (heuristic_tables)
 V_POWER, V_POINTS = 0, 1
+TUNED_TRICKS = 4.0  # the tricks of a hand of the Kop the thresholds were tuned on
 
 
 class HeuristicParams(BaseModel):
@@ -57,8 +60,8 @@ def heuristic_tables(cr: CompiledRules) -> tuple[np.ndarray, np.ndarray]:
     power[o, c, V_POWER]: trumps from 1.0 (top) down to 0.1 (lowest); a plain suit's top card
     0.55, its second
     0.2, the rest 0.05 — the chance, roughly, that the card takes a trick for a lone player —
-    scaled to a game of 4 tricks (halved with 8 tricks), so that the thresholds, tuned on
-    16-card Kop, ask the same share of the tricks of every deck.
+    scaled to a game of TUNED_TRICKS tricks (halved with twice as many), so that the thresholds,
+    tuned on 16-card Kop, ask the same share of the tricks of every deck.
     ctab columns: team (0 holders, 1 called, 2 alone, 3 each), all_tricks, order, instant, bid position,
     first team card index, number of team cards. power[o, c, V_POINTS]: the card's points (so
     that the card decision reads one table).
@@ -68,7 +71,7 @@ def heuristic_tables(cr: CompiledRules) -> tuple[np.ndarray, np.ndarray]:
     index = {c: i for i, c in enumerate(cards)}
     orders = list(r.orders)
     power = np.zeros((len(orders), len(cards), 2), np.float64)
-    scale = 16.0 / len(cards)  # 4 / tricks a hand
+    scale = TUNED_TRICKS / (len(cards) // cr.tables.n_seats)  # a hand's cards: its tricks
     for oi, name in enumerate(orders):
         o = r.orders[name]
         n = len(o.trumps)
@@ -118,9 +121,9 @@ def heur_call(calls, m, hand, seat, bid, bidder, imp, imp_decl, K, ctab, power, 
             return i  # an instant win: always take it
         s = strength(hand, ctab[k, 2], power)
         want = False
-        if ctab[k, 0] == 2:
+        if ctab[k, 0] == TEAM_ALONE:
             want = s >= (prm[P_DU] if ctab[k, 1] else prm[P_SOLO])
-        elif ctab[k, 0] == 1:
+        elif ctab[k, 0] == TEAM_CALLED:
             # wesele: with a hand too weak to play the silent game alone; a partner game
             # whose declarer would not play alone otherwise (Sauspiel): with half the strength
             # a lone game asks, the partner bringing the rest
@@ -140,7 +143,7 @@ def heur_call(calls, m, hand, seat, bid, bidder, imp, imp_decl, K, ctab, power, 
             if decl == seat:
                 if s >= prm[P_REDOUBLE]:
                     return i
-            elif ctab[k, 0] == 2 and decl >= 0:
+            elif ctab[k, 0] == TEAM_ALONE and decl >= 0:
                 if s >= prm[P_DOUBLE]:
                     return i
             elif s >= prm[P_TEAM_DOUBLE]:
@@ -164,21 +167,22 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
     who_played[c]: seat that played card c, -1 if not (yet) seen.
     """
     one = np.uint64(1)
-    for s in range(4):
+    n = rel.shape[0]  # a seat each
+    for s in range(n):
         rel[s] = 0
     rel[seat] = 2
     team = ctab[k, 0]
-    if team == 3:  # each for himself
-        for s in range(4):
+    if team == TEAM_EACH:
+        for s in range(n):
             if s != seat:
                 rel[s] = -1
         return
-    if team == 2:
-        for s in range(4):
+    if team == TEAM_ALONE:
+        for s in range(n):
             if s != seat:
                 rel[s] = -1 if (seat == decl or s == decl) else 1
         return
-    if team == 1:
+    if team == TEAM_CALLED:
         # the declarer plus the holder of the first team card he lacks
         for i in range(team_cards.shape[1]):
             c = team_cards[k, i]
@@ -189,12 +193,12 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
                     continue  # I hold it: look further down the list
                 p = who_played[c]
                 if p >= 0:
-                    for s in range(4):
+                    for s in range(n):
                         if s != seat:
                             rel[s] = 1 if s == p else -1
                 return
             if (dealt >> np.uint64(c)) & one:
-                for s in range(4):
+                for s in range(n):
                     if s != seat:
                         rel[s] = 1 if s == decl else -1
                 return
@@ -202,7 +206,7 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
             if p == decl:
                 continue  # the declarer holds it: the next card decides
             if p >= 0:
-                for s in range(4):
+                for s in range(n):
                     if s != seat:
                         rel[s] = -1 if (s == decl or s == p) else 1
             return
@@ -223,7 +227,7 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
         elif who_played[c] >= 0:
             holders |= 1 << who_played[c]
             n_known += 1
-    for s in range(4):
+    for s in range(n):
         if s == seat:
             continue
         if (holders >> s) & 1:
@@ -241,11 +245,12 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
 def heur_card(legal, hand, o, trick, leader, rel, who_played, suit, suit_mask, beat_mask, power,
               prm):
     """The card to play from `legal` (a bitmask). trick: the cards already in the trick led by
-    `leader`, then -1."""
+    `leader`, then -1 (a place for each card of a trick: a seat each)."""
     one = np.uint64(1)
     nc = power.shape[1]
+    n = trick.shape[0]
     n_in_trick = 0
-    while n_in_trick < 4 and trick[n_in_trick] >= 0:
+    while n_in_trick < n and trick[n_in_trick] >= 0:
         n_in_trick += 1
     if n_in_trick == 0:
         # lead: a master trump (no higher trump unseen) draws trumps; else a plain-suit top card;
@@ -279,8 +284,8 @@ def heur_card(legal, hand, o, trick, leader, rel, who_played, suit, suit_mask, b
         c = trick[i]
         pts += power[o, c, V_POINTS]
         led, w, wpos = play_to_trick(i, c, i, suit[o, c], beat_mask[o, led, w], led, w, wpos)
-    wseat = (leader + wpos) % 4
-    last = n_in_trick == 3
+    wseat = after(leader, wpos, n)
+    last = n_in_trick == n - 1
     beaters = legal & beat_mask[o, led, w]
     if rel[wseat] == 1 and (last or _is_master(w, o, led, hand, who_played, beat_mask)):
         if prm[P_SMEAR] > 0.5 and beaters == np.uint64(0):
@@ -364,20 +369,21 @@ class HeuristicBot:
             i = heur_call(codes, len(codes), dealt, obs.seat, bid, bidder, imp, imp_decl, K,
                           ctab, power, self.prm)
             return obs.legal_actions[i]
+        n = a.n_seats
         who = np.full(len(cr.cards), -1, np.int64)
         for t in obs.tricks:
-            for j, c in enumerate(t.cards):
-                who[index[c]] = (t.leader + j) % 4
+            for c, s in zip(t.cards, t.players(n)):
+                who[index[c]] = s
         if obs.bid is not None:
             k, decl = cr.contract_names.index(obs.bid), obs.bidder
         elif imp_decl == obs.seat:
             k, decl = imp, imp_decl
         else:
             k, decl = normal, -1
-        rel = np.zeros(4, np.int64)
+        rel = np.zeros(n, np.int64)
         relations(rel, obs.seat, dealt, k, decl, ctab, a.c_team_cards.astype(np.int64), who)
         cur = obs.tricks[-1] if obs.tricks and obs.tricks[-1].winner is None else None
-        trick = np.full(4, -1, np.int64)
+        trick = np.full(n, -1, np.int64)
         leader = obs.seat
         if cur is not None:
             leader = cur.leader
@@ -396,7 +402,7 @@ def _believed_no_bid(cr: CompiledRules, obs: Observation, dealt: int) -> tuple[i
     as the kernel's: an alone contract listed before the unconditional one, that this seat's
     own hand makes it the player of."""
     rules = cr.rules
-    pos = ("forehand", "second", "third", "dealer")[(obs.seat - obs.dealer - 1) % 4]
+    pos = position_of(obs.seat, obs.dealer, cr.tables.n_seats)
     hand = set(obs.dealt)
     names = rules.auction.no_bid
     first_open = next(i for i, n in enumerate(names) if rules.contracts[n].eligible is None)

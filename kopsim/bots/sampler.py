@@ -94,9 +94,8 @@ def plays_of(obs: Observation, index: dict[str, int]) -> tuple[np.ndarray, np.nd
     """(card, seat) of every card played so far, in order."""
     cards, seats = [], []
     for t in obs.tricks:
-        for j, c in enumerate(t.cards):
-            cards.append(index[c])
-            seats.append((t.leader + j) % 4)
+        cards += [index[c] for c in t.cards]
+        seats += t.players(obs.seats)
     return np.array(cards, np.int64), np.array(seats, np.int64)
 
 
@@ -389,7 +388,7 @@ def public_history(obs: Observation) -> list[tuple[int, str]]:
     """Every public action so far, in order: the calls, then the cards."""
     out = [(s, c) for s, c in obs.auction]
     for t in obs.tricks:
-        out += [((t.leader + j) % 4, c) for j, c in enumerate(t.cards)]
+        out += list(zip(t.players(obs.seats), t.cards))
     return out
 
 

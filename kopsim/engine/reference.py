@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .rng import shuffled
 from ..rules.cache import table
-from ..rules.model import Order, Play, Ruleset, positions
+from ..rules.model import Order, Play, Ruleset, position_of
 from .scoring import Outcome, each_alone, score
 
 PASS = "pass"
@@ -45,7 +45,7 @@ class Deal:
         return len(self.hands)
 
     def position(self, seat: int) -> str:
-        return positions(self.seats)[(seat - self.dealer - 1) % self.seats]
+        return position_of(seat, self.dealer, self.seats)
 
 
 # ------------------------------------------------------------------------------------ card order
@@ -171,12 +171,17 @@ class TrickView:
     cards: tuple[str, ...]
     winner: int | None  # None while the trick is open
 
+    def players(self, seats: int) -> list[int]:
+        """The seat that played each card of the trick, at a table of `seats`."""
+        return [(self.leader + j) % seats for j in range(len(self.cards))]
+
 
 @dataclass(frozen=True)
 class Observation:
     """What one seat knows: its own cards and everything said or played in the open."""
 
     seat: int
+    seats: int  # at the table
     dealer: int
     phase: str  # "auction", "play" or "done"
     dealt: tuple[str, ...]  # own cards as dealt
@@ -550,6 +555,7 @@ class State:
             tricks.append(TrickView(self.leader, tuple(self.trick), None))
         return Observation(
             seat=seat,
+            seats=self.deal.seats,
             dealer=self.deal.dealer,
             phase=self.phase,
             dealt=self.deal.hands[seat],

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import InputError, Problem
-from ..rules.model import positions  # counted from the dealer's left
+from ..rules.model import position_of  # counted from the dealer's left
 from ..rules.show import pretty_card
 from .format import parse_records, read_lines, record_problem
 
@@ -25,7 +25,7 @@ def find_record(path: str | Path, n: int) -> dict:
 
 def _seat(d: dict, seat: int) -> str:
     n = len(d["hands"])
-    return f"seat {seat} ({positions(n)[(seat - d['dealer'] - 1) % n]})"
+    return f"seat {seat} ({position_of(seat, d['dealer'], n)})"
 
 
 def _cards(cards: list[str]) -> str:

@@ -105,6 +105,11 @@ def positions(players: int) -> tuple[str, ...]:
     return ("forehand", *("second", "third", "fourth", "fifth")[:players - 2], "dealer")
 
 
+def position_of(seat: int, dealer: int, players: int) -> str:
+    """The position of `seat` at a table of `players` seats when `dealer` deals."""
+    return positions(players)[(seat - dealer - 1) % players]
+
+
 POSITIONS = positions(4)  # the four-handed table's, which predicates name
 
 

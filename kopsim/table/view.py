@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..engine.reference import Observation
-from ..rules.model import Ruleset, positions
+from ..rules.model import Ruleset, position_of
 from ..rules.show import pretty_card
 from ..terminal import clean
 
@@ -18,7 +18,7 @@ def seat_name(seat: int, dealer: int, you: int, seats: int) -> str:
     """"seat 2 (second)", or "you" for the viewer's own seat (of `seats` at the table)."""
     if seat == you:
         return "you"
-    return f"seat {seat} ({positions(seats)[(seat - dealer - 1) % seats]})"
+    return f"seat {seat} ({position_of(seat, dealer, seats)})"
 
 
 def display_order(rules: Ruleset, bid: str | None) -> list[str]:
@@ -77,7 +77,7 @@ class SeatView:
 
     def _position(self, obs: Observation) -> str:
         n = self.rules.deck.players
-        return positions(n)[(self.seat - obs.dealer - 1) % n]
+        return position_of(self.seat, obs.dealer, n)
 
     def news(self, obs: Observation) -> list[str]:
         """The calls and cards said or played since the last observation told, the taker of each
