@@ -59,7 +59,8 @@ _HOMES = {
 def play_hands(rules: Ruleset, hands: int, seed: int = 0, bots: list | None = None
                ) -> BatchResult:
     """Play hands 0..hands-1 of a run seeded `seed` in the compiled kernel; hand i is dealt by
-    seat i % 4. `bots` are bot names or tables ({"name": "heuristic", ...}), one for every seat
+    seat i % n at a table of n seats (the ruleset's deck.players). `bots` are bot names or
+    tables ({"name": "heuristic", ...}), one for every seat
     or one per seat (default: random). `record(i)` of the result is hand i as a hand record."""
     import numpy as np
 
@@ -68,7 +69,7 @@ def play_hands(rules: Ruleset, hands: int, seed: int = 0, bots: list | None = No
     from .engine.layout import hand_seeds
 
     specs = [bot_spec(b, f"bots[{i}]") for i, b in enumerate(bots or ["random"])]
-    return play_batch(rules, hand_seeds(seed, 0, hands), np.arange(hands) % 4,
+    return play_batch(rules, hand_seeds(seed, 0, hands), np.arange(hands) % rules.deck.players,
                       np.arange(hands), bots=specs)
 
 

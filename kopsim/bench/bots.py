@@ -66,15 +66,16 @@ def pimc_card_decisions(ruleset: str = "kop", hands: int = 600, seed: int = 1,
     spec = bot_spec({"name": "pimc"} if samples is None else {"name": "pimc", "samples": samples})
     play_batch(rules, hand_seeds(seed + 1, 0, 4), np.arange(4), bots=[spec])
     t0 = time.perf_counter()
-    play_batch(rules, hand_seeds(seed, 0, hands), np.arange(hands) % 4, bots=[spec])
+    seats = rules.deck.players
+    play_batch(rules, hand_seeds(seed, 0, hands), np.arange(hands) % seats, bots=[spec])
     kernel_dt = time.perf_counter() - t0
     cards: list[float] = []
     calls: list[float] = []
 
     def play(i: int) -> None:
         hs = hand_seed(seed, i)
-        state = State(rules, Deal.from_seed(rules, hs, i % 4))
-        bots = [spec.make(hs, s, rules) for s in range(4)]
+        state = State(rules, Deal.from_seed(rules, hs, i % seats))
+        bots = [spec.make(hs, s, rules) for s in range(seats)]
         while not state.is_terminal():
             seat = state.current_player()
             obs = state.observation(seat)

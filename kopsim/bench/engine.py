@@ -49,13 +49,14 @@ def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = 
 
         cr = compile_rules(rules)
         bots = [bot_spec(bot or lineup_bot(lineup))]
-        play_batch(cr, hand_seeds(seed, 0, 8), np.arange(8) % 4, bots=bots)  # compile / cache
+        seats = cr.tables.n_seats
+        play_batch(cr, hand_seeds(seed, 0, 8), np.arange(8) % seats, bots=bots)  # compile / cache
         chunk = 65536
         t0 = time.perf_counter()
         for start in range(0, hands, chunk):
             count = min(chunk, hands - start)
             idx = np.arange(start, start + count)
-            play_batch(cr, hand_seeds(seed, start, count), idx % 4, idx, bots=bots)
+            play_batch(cr, hand_seeds(seed, start, count), idx % seats, idx, bots=bots)
         dt = time.perf_counter() - t0
     else:
         from ..engine.play import play_random_hand

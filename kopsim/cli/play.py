@@ -13,7 +13,8 @@ def add_parser(sub) -> None:
                         "or end of input (Ctrl-D) to stop; finished hands stay in the log.")
     pl.add_argument("ruleset", help="a bundled ruleset's name or a ruleset file")
     pl.add_argument("--seat", type=cliargs.seat, default=0,
-                    help="your seat, 0-3 (default 0; deal k is dealt by seat k %% 4)")
+                    help="your seat, counted from 0 (default 0; at a table of n seats deal k is "
+                         "dealt by seat k %% n)")
     pl.add_argument("--bots", default="heuristic", metavar="B,B,B",
                     help="the bots in the other seats, in seat order, or one bot for all three "
                          '(default heuristic); e.g. "ev,pimc:samples=16,seed=3,heuristic"; '

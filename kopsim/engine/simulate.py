@@ -102,7 +102,8 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
     out.build_seconds = _build(cr, bot)
     t0 = time.perf_counter()
     try:
-        for ch in iter_run(cr, seed, hands, chunk, None if bot is None else [bot] * cr.tables.n_seats):
+        lineup = None if bot is None else [bot] * cr.tables.n_seats
+        for ch in iter_run(cr, seed, hands, chunk, lineup):
             bar.update(len(ch.result))
             _count_hands(out, ch.result)
             if series is not None:

@@ -223,9 +223,9 @@ def _finish_bankroll(exp: Experiment, v: Variant, r: ChunkResult, carry: Bankrol
     scan = bankroll_scan(v.rules.session, carry, df["deal_id"].to_numpy(), r.payouts,
                          final=r.stop >= exp.deals)
     keep, ended = scan.keep, scan.ended
+    paid = [pl.Series(f"payout_{s}", column) for s, column in enumerate(scan.paid.T)]
     df = df[keep].with_columns(pl.Series("session", scan.session.astype(np.int32)),
-                               pl.Series("hand_index", scan.hand_index.astype(np.int32)),
-                               *[pl.Series(f"payout_{s}", scan.paid[:, s]) for s in range(scan.paid.shape[1])])
+                               pl.Series("hand_index", scan.hand_index.astype(np.int32)), *paid)
     first = ended["first_deal"]
     sessions = R.sessions_frame(v.label, v.rules.name, exp.labels(), ended["session"],
                                 ended["hands"], ended["complete"], first,
