@@ -44,14 +44,15 @@ def _fill_slots() -> None:
 _fill_slots()
 
 
-def kernel_lineup(bots: list, seat_bot: np.ndarray | None, n: int):
+def kernel_lineup(bots: list, seat_bot: np.ndarray | None, n: int, seats: int):
     """(the bots as the kernel plays them, their kinds, their parameter rows, seat -> bot index
-    per hand, bot index -> the bot that plays its cards) for the kernel: a split bot is its
-    calls bot, its cards bot added after the line-up (`split.split_lineup`). Every bot must
-    declare a kind of KERNEL_KINDS."""
+    per hand [n, seats], bot index -> the bot that plays its cards) for the kernel: a split bot
+    is its calls bot, its cards bot added after the line-up (`split.split_lineup`). Every bot
+    must declare a kind of KERNEL_KINDS."""
     if seat_bot is None:
-        seat_bot = np.zeros((n, 4), np.int64) if len(bots) == 1 else np.tile(np.arange(4), (n, 1))
-    seat_bot = np.ascontiguousarray(np.broadcast_to(seat_bot, (n, 4)), np.int64)
+        seat_bot = (np.zeros((n, seats), np.int64) if len(bots) == 1
+                    else np.tile(np.arange(seats), (n, 1)))
+    seat_bot = np.ascontiguousarray(np.broadcast_to(seat_bot, (n, seats)), np.int64)
     if len(bots) != 1 and seat_bot.max(initial=0) >= len(bots):
         raise ValueError("seat_bot names a bot index beyond the bots given")
     for b in bots:

@@ -357,6 +357,12 @@ def _lineup(specs: list[BotSpec], src: str,
 def _playable(bots: list[BotSpec], variants: list[Variant], src: str,
               problems: list[Problem]) -> None:
     for v in variants:
+        if v.rules.deck.players != len(R.SEATS):
+            problems.append(Problem(src, f"variants.{v.label}", f"{v.rules.name} seats "
+                                    f"{v.rules.deck.players}: results folders hold tables of "
+                                    f"{len(R.SEATS)} seats only yet (kopsim simulate, play and "
+                                    "duel play any table)"))
+            continue
         for b in bots:
             why = b.cannot_play(v.rules)
             if why:

@@ -25,7 +25,7 @@ from ..engine.codes import (GOAL_NAMES, LOSER_RULES, TIE_RULES, CALL_ASK, CALL_B
                             TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ,
                             TIER_TIE, WINNER_NAMES)
 from ..engine.tables import RuleTables
-from .model import POSITIONS, Predicate, Ramsch, Ruleset
+from .model import Predicate, Ramsch, Ruleset, positions
 from .validate import max_auction_calls
 
 TEAM_CODES = {name: code for code, name in enumerate(TEAM_NAMES)}
@@ -76,7 +76,7 @@ class CompiledRules:
         return out
 
 
-def _compile_predicates(preds: list[Predicate | None], index: dict[str, int]):
+def _compile_predicates(preds: list[Predicate | None], index: dict[str, int], seats: int):
     ops: list[int] = []
     masks: list[int] = []
     a: list[int] = []
@@ -103,7 +103,7 @@ def _compile_predicates(preds: list[Predicate | None], index: dict[str, int]):
             hc = p.holds_count
             emit(P_COUNT, card_mask(hc.cards, index), hc.min, 64 if hc.max is None else hc.max)
         elif k == "position":
-            emit(P_POS, 0, POSITIONS.index(p.position))
+            emit(P_POS, 0, positions(seats).index(p.position))  # counted from forehand
         elif k in ("all_of", "any_of"):
             subs = p.all_of if k == "all_of" else p.any_of
             # the i-th operand is evaluated above the i results before it
@@ -235,7 +235,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
     # --- predicates: contract eligibility first, then restriction holdings
     preds: list[Predicate | None] = [r.contracts[n].eligible for n in contracts]
     preds += [res.holding for res in r.auction.restrictions]
-    (p_op, p_mask, p_a, p_b, p_start, p_end), pred_stack = _compile_predicates(preds, index)
+    (p_op, p_mask, p_a, p_b, p_start, p_end), pred_stack = _compile_predicates(preds, index, r.deck.players)
 
     # --- contracts
     bids = r.bids()

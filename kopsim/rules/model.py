@@ -123,7 +123,8 @@ class Predicate(_Model):
     """A condition on one seat's dealt hand (and where it sits). Exactly one key per table:
 
     holds_all / holds_any / holds_none = [cards]; holds_count = {cards, min, max};
-    position = "forehand" | "second" | "third" | "dealer"; all_of / any_of = [predicates];
+    position = "forehand" | "second" | "third" | "fourth" | "fifth" | "dealer" (the table's
+    positions: `positions(deck.players)`); all_of / any_of = [predicates];
     not = predicate.
     """
 
@@ -131,7 +132,7 @@ class Predicate(_Model):
     holds_any: Optional[list[str]] = None
     holds_none: Optional[list[str]] = None
     holds_count: Optional[HoldsCount] = None
-    position: Optional[Literal["forehand", "second", "third", "dealer"]] = None
+    position: Optional[Literal["forehand", "second", "third", "fourth", "fifth", "dealer"]] = None
     all_of: Optional[list["Predicate"]] = None
     any_of: Optional[list["Predicate"]] = None
     not_: Optional["Predicate"] = Field(default=None, alias="not")
@@ -168,6 +169,16 @@ class Predicate(_Model):
             out += [(f"not.{k}", c) for k, c in self.not_.cards()]
         return out
 
+    def positions(self) -> list[tuple[str, str]]:
+        """(relative key path, position) for every position this predicate names."""
+        out = [("position", self.position)] if self.position is not None else []
+        for key in ("all_of", "any_of"):
+            for i, p in enumerate(getattr(self, key) or []):
+                out += [(f"{key}[{i}].{k}", x) for k, x in p.positions()]
+        if self.not_:
+            out += [(f"not.{k}", x) for k, x in self.not_.positions()]
+        return out
+
     def holds(self, hand: set[str], position: str) -> bool:
         """Plain evaluation, used by the reference engine."""
         if self.holds_all is not None:
@@ -200,7 +211,7 @@ class Deck(_Model):
     ranks: list[Name] = Field(max_length=MAX_DECK_NAMES)
     suits: list[Name] = Field(max_length=MAX_DECK_NAMES)
     points: dict[Name, CardPoints]  # card points by rank
-    players: Literal[4] = 4
+    players: Annotated[int, Field(ge=MIN_SEATS, le=MAX_SEATS)] = 4  # seats at the table
 
     def cards(self) -> list[str]:
         """Cards in index order: ranks outer, suits inner ("AC", "AS", "AH", "AD", "10C", ...)."""
@@ -447,7 +458,7 @@ class Tournament(_Model):
     # what a player who misses a round scores for it (shown; bots never miss a round)
     # a team's total: the placement points of its best team_best players (in an experiment the
     # players of one bot form a team); None: no team standings
-    team_best: Optional[_int_in(1, 4)] = None
+    team_best: Optional[_int_in(1, MAX_SEATS)] = None
     forfeit_placement_points: Optional[SignedValue] = None
     forfeit_total: Optional[SignedValue] = None
 
@@ -457,7 +468,7 @@ class Session(_Model):
     # series: a fixed number of hands, then table places score points
     hands: Optional[SessionHands] = None
     hands_options: list[SessionHands] = Field([], max_length=MAX_HANDS_OPTIONS)
-    placement_points: list[SignedValue] = Field([], max_length=4)
+    placement_points: list[SignedValue] = Field([], max_length=MAX_SEATS)
     positive_bonus: Value = 0  # shared equally by the players who end with a positive total
     # bankroll: every player starts with `start`; the session ends after the hand in which a
     # player reaches zero; a loser who cannot pay in full pays what he has, one unit at a time

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from .model import POSITIONS, Ruleset
+from .model import Ruleset, positions
 
 SAMPLED_HANDS = 400  # hands holding a team's every card, tried against the earlier entries
 
@@ -47,10 +47,10 @@ def _share_untaken(r: Ruleset, team: list[str], earlier, contract) -> float:
     rng = random.Random(0)
     others = [c for c in r.deck.cards() if c not in team]
     size = len(r.deck.cards()) // r.deck.players
-    untaken = 0
+    untaken, table = 0, positions(r.deck.players)
     for k in range(SAMPLED_HANDS):
         hand = set(team) | set(rng.sample(others, size - len(team)))
-        pos = POSITIONS[k % 4]
+        pos = table[k % len(table)]
         if any(e.eligible.holds(hand, pos) for e in earlier):
             continue
         if contract.eligible is None or contract.eligible.holds(hand, pos):

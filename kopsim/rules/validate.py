@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import Problem, did_you_mean, dotted
 from .model import (Ramsch, MAX_AUCTION_CALLS, MAX_CARDS, MAX_CONTRACTS, MAX_HAND_VALUE,
-                    MAX_PREDICATE_NODES, Predicate, Ruleset)
+                    MAX_PREDICATE_NODES, Predicate, Ruleset, positions)
 
 
 # ------------------------------------------------------------------------------------- semantics
@@ -251,14 +251,22 @@ def _check_contract_team(r: Ruleset, c, where: str, cards: list[str], bad) -> No
             if card not in cards:
                 bad(f"{where}.eligible.{rel}", f"{card!r} is not a card of the deck"
                     f"{did_you_mean(card, cards)}")
-        _check_predicate_size(c.eligible, f"{where}.eligible", bad)
-    if c.team == "holders" and r.scoring.style == "zero_sum" and len(set(c.team_cards)) >= 4:
-        # Every deal is possible and every card is dealt, so with four or more team cards
+        _check_predicate(r, c.eligible, f"{where}.eligible", bad)
+    n = r.deck.players
+    uneven = _uneven_sides(c, n)
+    if uneven and r.scoring.style == "zero_sum":
+        # each winner receives what each loser pays: sides of unequal size (neither a lone
+        # player) would not add up to zero, and how they settle is no setting yet
+        bad(f"{where}.team", f"at a table of {n} this team can be {uneven} against {n - uneven}, "
+            "and a zero_sum settlement of unequal sides is not a setting yet: a team of one "
+            "or of half the table")
+    if c.team == "holders" and r.scoring.style == "zero_sum" and len(set(c.team_cards)) >= n:
+        # Every deal is possible and every card is dealt, so with a team card for each seat
         # some deal gives one to each seat: the old side is then the whole table and nobody
         # pays what the winners receive.
         bad(f"{where}.team_cards", f"{len(set(c.team_cards))} cards can be held one by each "
-            "seat, putting all four players on the old side (no one to pay in a zero_sum "
-            "ruleset): a holders team needs at most 3 team cards")
+            f"seat, putting all {n} players on the old side (no one to pay in a zero_sum "
+            f"ruleset): a holders team needs at most {n - 1} team cards")
 
 
 def _check_contract_doubles(r: Ruleset, c, where: str, bad) -> None:
@@ -358,7 +366,7 @@ def _check_restrictions(r: Ruleset, cards: list[str], bad) -> None:
                 if card not in cards:
                     bad(f"auction.restrictions[{i}].holding.{rel}", f"{card!r} is not a card"
                         f"{did_you_mean(card, cards)}")
-            _check_predicate_size(res.holding, f"auction.restrictions[{i}].holding", bad)
+            _check_predicate(r, res.holding, f"auction.restrictions[{i}].holding", bad)
 
 
 def _check_multipliers(r: Ruleset, bad) -> None:
@@ -426,6 +434,8 @@ def _check_tournament(r: Ruleset, bad) -> None:
         if sorted(row) != list(range(n)):
             bad(f"session.tournament.plan[{i}]", f"expected the players 0..{n - 1}, each once, "
                 f"one per seat (got {row})")
+    if t.team_best is not None and t.team_best > n:
+        bad("session.tournament.team_best", f"at most the {n} players of the table")
     if len(set(t.ranking)) != len(t.ranking) or not t.ranking:
         bad("session.tournament.ranking", "list each of placement_points, total, places at "
             "most once, and at least one")
@@ -444,10 +454,29 @@ def _check_call_names(r: Ruleset, bad) -> None:
                 + ("the ask call" if name == ask else "a call of the auction"))
 
 
-def _check_predicate_size(p: Predicate, where: str, bad) -> None:
+def _uneven_sides(c, n: int) -> int:
+    """A size of the old side, other than one player, half the table or all but one, that the
+    contract's team can have at a table of n (0: none). Holders are one to k players (k team
+    cards); a called team is the declarer and the holder of the card he calls."""
+    if c.team == "holders":
+        sizes = range(1, min(len(set(c.team_cards)), n - 1) + 1)
+    elif c.team == "called":
+        sizes = range(1, 3)
+    else:
+        return 0
+    return next((m for m in sizes if 1 < m < n - 1 and 2 * m != n), 0)
+
+
+def _check_predicate(r: Ruleset, p: Predicate, where: str, bad) -> None:
+    """Its size, and every position it names is one of the table's (deck.players seats)."""
     nodes = predicate_nodes(p)
     if nodes > MAX_PREDICATE_NODES:
         bad(where, f"a predicate of {nodes:,} tables: at most {MAX_PREDICATE_NODES}")
+    table = positions(r.deck.players)
+    for rel, position in p.positions():
+        if position not in table:
+            bad(f"{where}.{rel}", f"{position!r} is no position at a table of "
+                f"{r.deck.players} ({', '.join(table)})")
 
 
 def predicate_nodes(p: Predicate) -> int:

@@ -1,0 +1,146 @@
+"""Tables of three and five seats (issue 36): the seat count is the ruleset's `deck.players`, and
+a game that deals all its cards to 3 or 5 seats plays identically in both engines with the bots
+that play any table (random, heuristic); the bots written for four are refused, not misread."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kopsim.bots import bot_spec
+from kopsim.cli import main
+from kopsim.engine.kernel import play_batch
+from kopsim.engine.layout import hand_seeds
+from kopsim.engine.play import play_hand
+from kopsim.errors import InputError
+from kopsim.records.format import record_from_state
+from kopsim.rules.load import load_raw, load_ruleset, ruleset_from_dict
+
+SEATS = Path(__file__).parent / "data" / "seats"
+TABLES = {"three-handed": 3, "five-handed": 5}
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_a_table_of_n_seats_plays_the_same_hands_in_both_engines(name, bot):
+    rules = load_ruleset(SEATS / f"{name}.toml")
+    n = TABLES[name]
+    assert rules.deck.players == n
+    hands = 400
+    bots = [bot_spec(bot)] * n
+    seeds = hand_seeds(11, 0, hands)
+    dealers = np.arange(hands) % n
+    batch = play_batch(rules, seeds, dealers, bots=bots)
+    assert batch.payouts.shape == (hands, n)
+    assert np.abs(batch.payouts.sum(axis=1)).max() < 1e-9  # every hand zero-sum
+    contracts = set()
+    for i in range(hands):
+        state = play_hand(rules, int(seeds[i]), int(dealers[i]), bots)
+        ref = record_from_state(state, int(seeds[i]), i).to_dict()
+        assert batch.record(i).to_dict() == ref, f"hand {i} differs"
+        assert [len(h) for h in ref["hands"]] == [len(rules.cards()) // n] * n
+        contracts.add(ref["contract"])
+    assert len(contracts) >= 2  # the comparison covered more than one game
+
+
+def _three_handed(**deck_or_contracts) -> dict:
+    data, _ = load_raw(SEATS / "three-handed.toml")
+    for key, value in deck_or_contracts.items():
+        data[key] = {**data[key], **value}
+    return data
+
+
+def test_a_position_the_table_lacks_is_refused_where_it_is_written():
+    data = _three_handed(contracts={"solo": {**load_raw(SEATS / "three-handed.toml")[0][
+        "contracts"]["solo"], "eligible": {"not": {"position": "third"}}}})
+    with pytest.raises(InputError) as e:
+        ruleset_from_dict(data, "three")
+    text = str(e.value)
+    assert "contracts.solo.eligible.not.position" in text and "'third'" in text
+    assert "forehand, second, dealer" in text
+
+
+def test_the_dealer_is_the_last_position_at_any_table():
+    """A contract only the dealer may bid is bid by the dealer alone, at a table of three."""
+    raw = load_raw(SEATS / "three-handed.toml")[0]
+    data = _three_handed(contracts={"solo": {**raw["contracts"]["solo"],
+                                             "eligible": {"position": "dealer"}}})
+    rules = ruleset_from_dict(data, "three")
+    batch = play_batch(rules, hand_seeds(3, 0, 600), np.arange(600) % 3,
+                       bots=[bot_spec("random")])
+    solo = batch.compiled.contract_names.index("solo")
+    mine = batch.contract == solo
+    assert mine.any()
+    assert (batch.declarer[mine] == (np.arange(600) % 3)[mine]).all()
+
+
+@pytest.mark.parametrize("players", [2, 7])
+def test_a_seat_count_outside_three_to_six_is_refused(players):
+    data = _three_handed(deck={"players": players})
+    with pytest.raises(InputError) as e:
+        ruleset_from_dict(data, "bad")
+    assert "deck.players" in str(e.value)
+
+
+def test_a_holders_team_that_could_seat_the_whole_table_is_refused():
+    raw = load_raw(SEATS / "three-handed.toml")[0]
+    data = _three_handed(contracts={"normal": {**raw["contracts"]["normal"],
+                                               "team_cards": ["QC", "QS", "QH"]}})
+    with pytest.raises(InputError) as e:
+        ruleset_from_dict(data, "three")
+    assert "all 3 players on the old side" in str(e.value)
+
+
+@pytest.mark.parametrize("bot", ["ev", "pimc", "cheat-dd"])
+def test_bots_written_for_four_are_refused_at_other_tables(bot):
+    rules = load_ruleset(SEATS / "five-handed.toml")
+    spec = bot_spec(bot)
+    assert "table of 4" in spec.cannot_play(rules)
+    with pytest.raises(InputError, match="table of 4"):
+        if spec.kernel_kind is not None:
+            play_batch(rules, hand_seeds(0, 0, 2), np.arange(2), bots=[spec])
+        else:
+            play_hand(rules, 1, 0, [spec] * 5)
+
+
+def test_the_cli_plays_a_table_of_five_and_refuses_what_it_cannot(capsys):
+    path = str(SEATS / "five-handed.toml")
+    assert main(["simulate", path, "--hands", "500", "--bot", "heuristic"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 4:" in out and "seat 5:" not in out
+    assert main(["simulate", path, "--hands", "10", "--bot", "ev"]) == 2
+    err = capsys.readouterr().err
+    assert "table of 4" in err and "Traceback" not in err
+
+
+def test_an_experiment_refuses_a_table_its_results_cannot_hold(tmp_path, capsys):
+    exp = tmp_path / "e.toml"
+    exp.write_text(f'name = "e"\ndeals = 100\nbots = "random"\n'
+                   f'variants = [{{ ruleset = "{SEATS / "three-handed.toml"}" }}]\n')
+    assert main(["run", str(exp), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "seats 3" in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_unequal_sides_under_a_zero_sum_settlement_are_refused():
+    """At five seats the holders of two cards are two against three: each winner receiving what
+    each loser pays would not add up to zero, and no setting says how they settle yet."""
+    data, _ = load_raw(SEATS / "five-handed.toml")
+    data["contracts"]["normal"] = {**data["contracts"]["normal"], "team_cards": ["QC", "QS"]}
+    with pytest.raises(InputError) as e:
+        ruleset_from_dict(data, "five")
+    assert "contracts.normal.team" in str(e.value) and "2 against 3" in str(e.value)
+
+
+def test_the_fourth_seat_of_five_never_plays_a_game_barred_from_it():
+    rules = load_ruleset(SEATS / "five-handed.toml")
+    hands = 3000
+    batch = play_batch(rules, hand_seeds(8, 0, hands), np.arange(hands) % 5,
+                       bots=[bot_spec("random")])
+    du = batch.contract == batch.compiled.contract_names.index("zolo du")
+    position = (batch.declarer - np.arange(hands) % 5 - 1) % 5  # 0: forehand .. 4: dealer
+    assert du.sum() > 20
+    assert set(position[du].tolist()) == {0, 1, 2, 4}  # all but the fourth
