@@ -31,7 +31,7 @@ from kopsim.bots import bot_spec
 from kopsim.records.replay import replay
 from kopsim.rules.load import load_raw, load_ruleset
 from kopsim.table.game import Table
-from test_fuzz_rulesets import (EXAMPLES, check_mutant, expect, hypothesis_pick, mutate,
+from test_fuzz_rulesets import (EXAMPLES, SEAT_TABLES, check_mutant, expect, hypothesis_pick, mutate,
                                 outcome_of, parent_of, paths, run_cli)
 
 KNOBS = Path(__file__).parent / "data" / "knobs"
@@ -45,6 +45,8 @@ for label, tournament in (("drawn", {"rounds": 5, "team_best": 1}),
                                        "plan": PLAN})):
     RESOLVED[f"kop-sportowy-{label}"] = load_raw("kop-sportowy")[0]
     RESOLVED[f"kop-sportowy-{label}"]["session"]["tournament"] = tournament
+# tables of three and five: the knobs grafted onto other seat counts
+RESOLVED.update({p.stem: load_raw(p)[0] for p in sorted(SEAT_TABLES.glob("*.toml"))})
 RAW = {p.stem: tomllib.loads(p.read_text(encoding="utf-8")) for p in FILES}
 # the keys of the knobs fuzzed here: a graft copies one of them (or its contract) elsewhere
 KNOB_KEYS = {"ramsch", "team", "goal", "no_bid", "laufende", "bid_class", "add_on_to",
@@ -103,7 +105,7 @@ def check_table(path: Path, folder: Path, seed: int) -> None:
     log = folder / "table.jsonl"
     said = io.StringIO()
     with open(log, "w", encoding="utf-8") as f:
-        bots = [None] + [bot_spec("random")] * 3
+        bots = [None] + [bot_spec("random")] * (rules.deck.players - 1)
         Table(rules, 0, bots, seed, lambda p: "1", lambda s: said.write(s + "\n"), f).play(1)
     n, found = replay(log, str(path))
     expect(n == 1 and not found, "wrongly accepted", f"a hand at the table: {found}")

@@ -29,9 +29,12 @@ from kopsim.cli import main
 from kopsim.rules.load import bundled_names, load_raw, load_ruleset
 from toml_text import toml_text  # tests/toml_text.py
 
+SEAT_TABLES = Path(__file__).parent / "data" / "seats"
 EXAMPLES = int(os.environ.get("KOPSIM_FUZZ_EXAMPLES", "40"))
 HANDS = 12  # per accepted mutant: enough for an auction, play and a payout of each kind seen
 BASES = {name: load_raw(name)[0] for name in bundled_names()}
+# tables of three and five (issue 36): mutants of these put other seat counts to the test
+BASES.update({p.stem: load_raw(p)[0] for p in sorted(SEAT_TABLES.glob("*.toml"))})
 HOSTILE_NUMBERS = [math.nan, math.inf, -math.inf, 1e300, -1e300, 2**70, -2**70, 2**63, -1, 0,
                    1, 2, 3, 4, 5, 16, 17, 64, 65, 255, 256, 100_000, 0.5, -0.5, 1e-300]
 # non-integer numbers where a factor, a price or card points go: rounding must come out the
@@ -219,8 +222,9 @@ def engines_differ(rules, seed: int, hands: int = 6) -> str | None:
     from kopsim.records.format import record_from_state
     from kopsim.rules.compile import compile_rules
 
-    bots = [bot_spec("random")] * 4
-    seeds, dealers = hand_seeds(seed, 0, hands), np.arange(hands) % 4
+    n = rules.deck.players
+    bots = [bot_spec("random")] * n
+    seeds, dealers = hand_seeds(seed, 0, hands), np.arange(hands) % n
     batch = play_batch(compile_rules(rules), seeds, dealers, bots=bots)
     for i in range(hands):
         state = play_hand(rules, int(seeds[i]), int(dealers[i]), bots)

@@ -66,12 +66,12 @@ def distribute(rules: Ruleset, v: float, winner: str | None, old_side: list[int]
         lone_won = lone in winners
         # settled with each opponent (v each), or once (v in all, shared equally); the lone
         # player's amount is exactly what his opponents' add up to: the last of them from his
-        # left takes the rounding residue (whole - (n - 2) * share is exact)
+        # left takes the rounding residue (`rest_of`: exactly whole - (n - 2) * share)
         once = rules.scoring.lone_settlement == "once"
         share = v / (n - 1) if once else v
         whole = v if once else (n - 1) * share
         parts = {(lone + k) % n: share for k in range(1, n - 1)}
-        parts[(lone + n - 1) % n] = whole - (n - 2) * share
+        parts[(lone + n - 1) % n] = rest_of(whole, share, n - 2)
         sign = 1.0 if lone_won else -1.0
         for s, part in parts.items():
             if zero_sum or not lone_won:
@@ -210,3 +210,18 @@ def _each_alone_loser(rules: Ruleset, contract: str, ramsch: Ramsch, points, tri
         if played_by.get(card) in tied:
             return played_by[card]
     return next(s for s in ((forehand + i) % n for i in range(n)) if s in tied)
+
+
+def rest_of(whole: float, share: float, k: int) -> float:
+    """whole - k * share, exactly: k shares summed with their rounding errors kept apart
+    (Knuth's two-sum), whole minus their rounded sum (exact: the two lie within a factor of
+    two), then the errors. The same float operations as the kernel's `steps.rest_of`."""
+    if k == 0:
+        return whole
+    total, err = share, 0.0
+    for _ in range(k - 1):
+        s = total + share
+        b = s - total
+        err += (total - (s - b)) + (share - b)
+        total = s
+    return (whole - total) - err

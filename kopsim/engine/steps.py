@@ -359,6 +359,24 @@ def price(c_won, c_lost, c_mult, k, winner, tier, counted, tie_value, factor, ad
 
 
 @njit(cache=True, inline='always')
+def rest_of(whole, share, k):
+    """whole - k * share, exactly (the real difference, a float here): k shares summed with
+    their rounding errors kept apart (Knuth's two-sum), whole minus their rounded sum (exact:
+    the two lie within a factor of two), then the errors. With k <= 2 the shares' sum has no
+    error: the same float as whole - k * share. `scoring.rest_of` is the reference's."""
+    if k == 0:
+        return whole
+    total = share
+    err = 0.0
+    for _ in range(k - 1):
+        s = total + share
+        b = s - total
+        err += (total - (s - b)) + (share - b)
+        total = s
+    return (whole - total) - err
+
+
+@njit(cache=True, inline='always')
 def pay_out(pay, v, winner, old, zero_sum, lone_once):
     """Adds the payments of value v to pay. When one side is a single player his game is
     priced per opponent: v from or to each, or (lone_once) v in all, shared equally by them.
@@ -378,9 +396,10 @@ def pay_out(pay, v, winner, old, zero_sum, lone_once):
         share = v / (n - 1) if lone_once else v
         whole = v if lone_once else (n - 1) * share
         sign = 1.0 if lone_won else -1.0
+        last = rest_of(whole, share, n - 2)
         for i in range(1, n):
             # the last part is what the others leave of whole: the parts add up to it exactly
-            part = share if i < n - 1 else whole - (n - 2) * share
+            part = share if i < n - 1 else last
             if zero_sum or not lone_won:
                 pay[after(lone, i, n)] -= sign * part
         if zero_sum or lone_won:
