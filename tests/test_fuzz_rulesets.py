@@ -35,6 +35,9 @@ HANDS = 12  # per accepted mutant: enough for an auction, play and a payout of e
 BASES = {name: load_raw(name)[0] for name in bundled_names()}
 # tables of three and five (issue 36): mutants of these put other seat counts to the test
 BASES.update({p.stem: load_raw(p)[0] for p in sorted(SEAT_TABLES.glob("*.toml"))})
+# what a child file's `extends` names for each base: a bundled name, or the test table's path
+EXTENDS = {name: name for name in bundled_names()}
+EXTENDS.update({p.stem: str(p) for p in sorted(SEAT_TABLES.glob("*.toml"))})
 HOSTILE_NUMBERS = [math.nan, math.inf, -math.inf, 1e300, -1e300, 2**70, -2**70, 2**63, -1, 0,
                    1, 2, 3, 4, 5, 16, 17, 64, 65, 255, 256, 100_000, 0.5, -0.5, 1e-300]
 # non-integer numbers where a factor, a price or card points go: rounding must come out the
@@ -372,7 +375,7 @@ def test_inherit_removals_count_the_parents_items_and_a_repeat_is_refused(data):
     chosen = data.draw(st.lists(st.sampled_from(removable(parent)), min_size=1, max_size=4))
     if data.draw(st.booleans()):  # a path listed twice, as the fuzzing round wrote them
         chosen.insert(data.draw(st.integers(0, len(chosen))), chosen[0])
-    child = {"extends": name, "name": "child", "inherit": {
+    child = {"extends": EXTENDS[name], "name": "child", "inherit": {
         "remove": [_key_path(p) for p in chosen]}}
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "child.toml"
