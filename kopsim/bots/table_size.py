@@ -24,7 +24,10 @@ def four_handed(rules) -> str | None:
 
 def refuse_unseated(rules, bots: list) -> None:
     """Refuse, before play, a bot that cannot play the ruleset's table: its tables, read past
-    their end, would not fail cleanly. Both engines call it for any table but four."""
+    their end, would not fail cleanly. Both engines call it before each batch or hand; at a
+    table of four (every bot's) it returns at once."""
+    if rules.deck.players == FOUR_HANDED:
+        return
     problems = [Problem("bots", f"[{i}]", f"{b.label} cannot play {rules.name}: {why}")
                 for i, b in enumerate(bots) if (why := b.cannot_play(rules)) is not None]
     if problems:

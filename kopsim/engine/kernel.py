@@ -15,7 +15,7 @@ import numpy as np
 from ..bots import bot_spec
 from ..bots.heuristic import heuristic_tables
 from ..bots.kernel import ev_tables, kernel_lineup, learnt_lineup, plays_endgame
-from ..bots.table_size import FOUR_HANDED, refuse_unseated
+from ..bots.table_size import refuse_unseated
 from ..records.format import HandRecord
 from ..rules.cache import compiled as compiled_rules, table as rules_table
 from ..rules.compile import TIERS, WINNERS, CompiledRules
@@ -128,8 +128,7 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
     nc, seats = cr.n_cards, cr.tables.n_seats
     hs = nc // seats
     bots = bots or [bot_spec("random")]
-    if seats != FOUR_HANDED:  # only random and heuristic play other tables yet
-        refuse_unseated(cr.rules, bots)
+    refuse_unseated(cr.rules, bots)  # only random and heuristic play any table yet
     bots, bot_kind, bot_params, seat_bot, card_bot = kernel_lineup(bots, seat_bot, n, seats)
     # numba types a read-only array apart from a writable one: without this a broadcast seat_bot
     # (read-only) and a copied one (writable) made a second build of each kernel, 40 s apiece

@@ -156,27 +156,28 @@ class Predicate(_Model):
 
     def cards(self) -> list[tuple[str, str]]:
         """(relative key path, card) for every card this predicate names."""
-        out: list[tuple[str, str]] = []
-        for key in ("holds_all", "holds_any", "holds_none"):
-            for i, c in enumerate(getattr(self, key) or []):
-                out.append((f"{key}[{i}]", c))
-        if self.holds_count:
-            out += [(f"holds_count.cards[{i}]", c) for i, c in enumerate(self.holds_count.cards)]
-        for key in ("all_of", "any_of"):
-            for i, p in enumerate(getattr(self, key) or []):
-                out += [(f"{key}[{i}].{k}", c) for k, c in p.cards()]
-        if self.not_:
-            out += [(f"not.{k}", c) for k, c in self.not_.cards()]
-        return out
+        def own(p: "Predicate") -> list[tuple[str, str]]:
+            out = [(f"{key}[{i}]", c) for key in ("holds_all", "holds_any", "holds_none")
+                   for i, c in enumerate(getattr(p, key) or [])]
+            if p.holds_count:
+                out += [(f"holds_count.cards[{i}]", c)
+                        for i, c in enumerate(p.holds_count.cards)]
+            return out
+        return self.gather(own)
 
     def positions(self) -> list[tuple[str, str]]:
         """(relative key path, position) for every position this predicate names."""
-        out = [("position", self.position)] if self.position is not None else []
+        return self.gather(lambda p: [("position", p.position)] if p.position is not None else [])
+
+    def gather(self, own) -> list[tuple[str, str]]:
+        """own(table)'s (relative key path, name) pairs of this table and of every table under
+        it, each path from this table."""
+        out = own(self)
         for key in ("all_of", "any_of"):
             for i, p in enumerate(getattr(self, key) or []):
-                out += [(f"{key}[{i}].{k}", x) for k, x in p.positions()]
+                out += [(f"{key}[{i}].{k}", x) for k, x in p.gather(own)]
         if self.not_:
-            out += [(f"not.{k}", x) for k, x in self.not_.positions()]
+            out += [(f"not.{k}", x) for k, x in self.not_.gather(own)]
         return out
 
     def holds(self, hand: set[str], position: str) -> bool:
