@@ -1,8 +1,10 @@
 """kopsim: card-game rulesets written in TOML, played by bots at scale, reported with polars.
 
-The stages, in the order data flows: a ruleset is loaded and checked (`kopsim.rules`), compiled
-and played (`kopsim.engine`, with the bots of `kopsim.bots`), run as an experiment into a results
-folder (`kopsim.experiments`) and read back for analysis (`kopsim.report`). The names below are
+The stages, in the order data flows: a ruleset is loaded, checked and compiled (`kopsim.rules`),
+played (`kopsim.engine`, which knows no bot) by the bots seated at it (`kopsim.bots`), written as
+hand records (`kopsim.records`), run as an experiment into a results folder
+(`kopsim.experiments`) and read back for analysis (`kopsim.report`); a stage imports only the
+stages before it. The names below are
 the short way in; everything else lives in those packages.
 
     >>> import tempfile
@@ -11,7 +13,7 @@ the short way in; everything else lives in those packages.
     >>> hands = kopsim.play_hands(rules, 1000, seed=7, bots=["heuristic"])
     >>> len(hands), bool(abs(hands.payouts.sum(axis=1)).max() < 1e-9)  # every hand is zero-sum
     (1000, True)
-    >>> hands.record(0).contract in rules.contracts
+    >>> kopsim.batch_record(hands, 0).contract in rules.contracts
     True
     >>> exp = kopsim.experiment_from_dict({"name": "api-example", "deals": 4096, "seed": 1,
     ...     "bots": "random", "variants": [{"ruleset": "kop"}, {"ruleset": "baska"}]})
@@ -41,13 +43,14 @@ if TYPE_CHECKING:
     from .engine.kernel import BatchResult
     from .rules.model import Ruleset
 
-__all__ = ["Ruleset", "load_ruleset", "play_hands", "load_experiment", "experiment_from_dict",
-           "run_experiment", "load_results", "build_report"]
+__all__ = ["Ruleset", "load_ruleset", "play_hands", "batch_record", "load_experiment",
+           "experiment_from_dict", "run_experiment", "load_results", "build_report"]
 
 # public name -> the module that defines it, imported on first use
 _HOMES = {
     "Ruleset": ".rules.model",
     "load_ruleset": ".rules.load",
+    "batch_record": ".records.format",
     "load_experiment": ".experiments.spec",
     "experiment_from_dict": ".experiments.spec",
     "run_experiment": ".experiments.run",
@@ -61,11 +64,11 @@ def play_hands(rules: Ruleset, hands: int, seed: int = 0, bots: list | None = No
     """Play hands 0..hands-1 of a run seeded `seed` in the compiled kernel; hand i is dealt by
     seat i % n at a table of n seats (the ruleset's deck.players). `bots` are bot names or
     tables ({"name": "heuristic", ...}), one for every seat
-    or one per seat (default: random). `record(i)` of the result is hand i as a hand record."""
+    or one per seat (default: random). `batch_record(result, i)` is hand i as a hand record."""
     import numpy as np
 
     from .bots import bot_spec
-    from .engine.kernel import play_batch
+    from .bots.seated import play_batch
     from .engine.layout import hand_seeds
 
     specs = [bot_spec(b, f"bots[{i}]") for i, b in enumerate(bots or ["random"])]

@@ -25,7 +25,7 @@ from kopsim.rules.load import load_ruleset
 from kopsim.experiments.run import CARRY0, run_experiment
 from kopsim.engine.sessions import BankrollSession
 from kopsim.engine.session_rows import bankroll_scan
-from kopsim.engine.simulate import simulate
+from kopsim.experiments.simulate import simulate
 
 RULES = load_ruleset("kop-victory-cards")
 SPEC = RULES.session

@@ -11,7 +11,7 @@ from kopsim.bots.pimc import public_history, replay
 from kopsim.bots.sampler import AuctionBook, draw_worlds
 from kopsim.errors import InputError
 from kopsim.engine.reference import Deal, State
-from kopsim.engine.play import play_hand
+from kopsim.bots.seated import play_hand
 from kopsim.engine.rng import hand_seed
 from kopsim.rules.cache import compiled
 from kopsim.rules.load import load_ruleset

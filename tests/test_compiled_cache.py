@@ -26,7 +26,8 @@ def test_a_change_to_a_helper_compiled_code_reaches_moves_the_cache(tmp_path, mo
     copy = _package_copy(tmp_path, monkeypatch)
     # steps.py compiles; layout.py only holds constants the kernel freezes; model.py is
     # reached through the compiled tables' imports
-    for helper in ("engine/steps.py", "engine/layout.py", "engine/codes.py", "rules/model.py"):
+    for helper in ("engine/steps.py", "engine/layout.py", "engine/codes.py", "rules/codes.py",
+                   "rules/model.py"):
         before = cc.source_digest()
         _touch(copy / helper)
         assert cc.source_digest() != before, helper

@@ -4,11 +4,11 @@ with random bots and with the heuristic bot (whose decisions both engines share)
 import numpy as np
 import pytest
 
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.bots import bot_spec
 from kopsim.rules.compile import compile_rules
-from kopsim.engine.play import play_hand
-from kopsim.records.format import record_from_state
+from kopsim.bots.seated import play_hand
+from kopsim.records.format import batch_record, record_from_state
 from pathlib import Path
 
 from kopsim.rules.load import bundled_names, load_ruleset
@@ -40,7 +40,7 @@ def test_same_records_from_both_engines(rulesets, name, lineup):
     for i in range(hands):
         state = play_hand(rules, int(seeds[i]), int(dealers[i]), bots)
         ref = record_from_state(state, int(seeds[i]), i)
-        got = batch.record(i)
+        got = batch_record(batch, i)
         assert got.to_dict() == ref.to_dict(), f"hand {i} differs"
         contracts.add(got.contract)
     # the comparison is only worth something if it covered much of the game

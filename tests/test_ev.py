@@ -10,7 +10,7 @@ import pytest
 from kopsim.bots import bot_spec
 from kopsim.bots.calibrate import cache_dir, cache_key, calibrated
 from kopsim.bots.ev import EvParams
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.experiments.duel import duel
 from kopsim.engine.layout import hand_seeds
 from kopsim.rules.compile import compile_rules

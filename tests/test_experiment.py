@@ -106,7 +106,7 @@ def test_columns_follow_docs_results_md(base_run):
 
 
 def test_every_variant_plays_the_same_deals(base_run):
-    from kopsim.engine.kernel import play_batch
+    from kopsim.bots.seated import play_batch
     from kopsim.bots import bot_spec
     from kopsim.rules.compile import compile_rules
     from kopsim.engine.layout import hand_seeds

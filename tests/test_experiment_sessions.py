@@ -7,9 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.rules.load import load_ruleset
-from kopsim.rules.model import MAX_SEATS, MIN_SEATS
 from kopsim.rules.model import MAX_SEATS, MIN_SEATS
 from kopsim.engine.layout import hand_seeds
 from kopsim.engine.sessions import BankrollSession, bankroll_step, series_points
@@ -126,7 +125,7 @@ def test_simulate_and_run_lay_out_the_same_hands(tmp_path, ruleset):
     from kopsim.experiments.spec import experiment_from_dict
     from kopsim.experiments.run import run_experiment
     from kopsim.rules.load import load_ruleset
-    from kopsim.engine.layout import iter_run
+    from kopsim.experiments.simulate import iter_run
 
     exp = experiment_from_dict({"deals": 400, "seed": 5, "bots": "random", "sessions": True,
                                 "variants": [ruleset], "name": "same"})

@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from kopsim.cli import main
 from kopsim.rules.load import bundled_names, load_raw, load_ruleset
 from toml_text import toml_text  # tests/toml_text.py
+from kopsim.records.format import batch_record
 
 SEAT_TABLES = Path(__file__).parent / "data" / "seats"
 EXAMPLES = int(os.environ.get("KOPSIM_FUZZ_EXAMPLES", "40"))
@@ -219,9 +220,9 @@ def engines_differ(rules, seed: int, hands: int = 6) -> str | None:
     import numpy as np
 
     from kopsim.bots import bot_spec
-    from kopsim.engine.kernel import play_batch
+    from kopsim.bots.seated import play_batch
     from kopsim.engine.layout import hand_seeds
-    from kopsim.engine.play import play_hand
+    from kopsim.bots.seated import play_hand
     from kopsim.records.format import record_from_state
     from kopsim.rules.compile import compile_rules
 
@@ -232,8 +233,8 @@ def engines_differ(rules, seed: int, hands: int = 6) -> str | None:
     for i in range(hands):
         state = play_hand(rules, int(seeds[i]), int(dealers[i]), bots)
         ref = record_from_state(state, int(seeds[i]), i).to_dict()
-        if batch.record(i).to_dict() != ref:
-            return f"hand {i}: kernel {batch.record(i).to_dict()}, reference {ref}"
+        if batch_record(batch, i).to_dict() != ref:
+            return f"hand {i}: kernel {batch_record(batch, i).to_dict()}, reference {ref}"
     return None
 
 

@@ -51,7 +51,7 @@ def test_pimc_with_inference_plays_whole_hands_reproducibly():
     p = bot_spec({"name": "pimc", "samples": 6, "auction_samples": 3, "inference": 2.0,
                   "model": {"deals": 5000, "rounds": 2}})
     h = bot_spec("heuristic")
-    from kopsim.engine.play import play_hand
+    from kopsim.bots.seated import play_hand
 
     for seed in (3, 4):
         a, b = (play_hand(KOP, seed, seed % 4, [p, h, p, h]) for _ in range(2))

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from kopsim import load_ruleset
-from kopsim.bots import bot_spec, endgame, ev, heuristic
+from kopsim.bots import bot_spec, endgame, ev, heuristic, seated
 from kopsim.bots.calibrate import prepare
 from kopsim.engine import kernel, loop, steps
 from kopsim.rules.cache import compiled
@@ -44,12 +44,12 @@ def test_the_kernel_machine_code_holds_no_reference_count_and_plays_the_same():
     cr = compiled(load_ruleset("kop"))
     seeds = np.arange(50, dtype=np.int64)
     dealers = seeds % 4
-    played = kernel.play_batch(cr, seeds, dealers, bots=[bot_spec("heuristic")])
+    played = seated.play_batch(cr, seeds, dealers, bots=[bot_spec("heuristic")])
     builds = cached_builds(loop._play_batch)
     assert builds
     for code in builds:
         assert b"_play_batch" in code and b"NRT_incref" not in code and b"NRT_decref" not in code
-    again = kernel.play_batch(cr, seeds, dealers, bots=[bot_spec("heuristic")])
+    again = seated.play_batch(cr, seeds, dealers, bots=[bot_spec("heuristic")])
     assert (again.cards == played.cards).all() and (again.payouts == played.payouts).all()
 
 
@@ -94,7 +94,7 @@ def test_every_form_of_seat_bot_calls_the_same_kernel_build(monkeypatch, kernel_
     types = []
     monkeypatch.setattr(kernel, kernel_name, lambda *args: types.append(numba.typeof(args)))
     monkeypatch.setattr(kernel, "compile_once", lambda dispatcher, args: None)
-    kernel.play_batch(cr, seeds, seeds % 4, bots=pair[:1])  # broadcast: read-only
-    kernel.play_batch(cr, seeds, seeds % 4, bots=pair * 2)  # bot s in seat s, tiled
-    kernel.play_batch(cr, seeds, seeds % 4, bots=pair, seat_bot=np.array([0, 1, 0, 1]))  # copied
+    seated.play_batch(cr, seeds, seeds % 4, bots=pair[:1])  # broadcast: read-only
+    seated.play_batch(cr, seeds, seeds % 4, bots=pair * 2)  # bot s in seat s, tiled
+    seated.play_batch(cr, seeds, seeds % 4, bots=pair, seat_bot=np.array([0, 1, 0, 1]))  # copied
     assert len(types) == 3 and types[0] == types[1] == types[2]

@@ -14,7 +14,7 @@ import pytest
 from kopsim.engine.layout import DealLayout
 from kopsim.engine.rng import hand_seed
 from kopsim.engine.sessions import BankrollSession
-from kopsim.engine.simulate import simulate
+from kopsim.experiments.simulate import simulate
 from kopsim.experiments.run import run_experiment
 from kopsim.experiments.spec import experiment_from_dict
 from kopsim.rules.inherit import merge_tables

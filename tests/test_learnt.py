@@ -9,10 +9,11 @@ from test_bots import _random_prefix, _reshuffle_hidden
 
 from kopsim.bots import BotSpec
 from kopsim.bots import learnt as L
-from kopsim.engine.play import play_hand
+from kopsim.bots.seated import play_hand
 from kopsim.engine.rng import hand_seed
 from kopsim.rules.cache import compiled
 from kopsim.rules.load import load_ruleset
+from kopsim.records.format import batch_record
 
 TINY = L.LearntParams(deals=40, teacher="pimc", samples=4, auction_samples=4, hidden=8, epochs=2)
 
@@ -109,7 +110,7 @@ def test_both_engines_play_the_learnt_bot_alike(cache, name):
     decisions: the same seeded hands give the same records, beside other kinds and beside a
     second learnt bot of other parameters (its own models)."""
     from kopsim.bots import bot_spec
-    from kopsim.engine.kernel import play_batch
+    from kopsim.bots.seated import play_batch
     from kopsim.engine.layout import hand_seeds
     from kopsim.records.format import record_from_state
 
@@ -124,7 +125,7 @@ def test_both_engines_play_the_learnt_bot_alike(cache, name):
     contracts = set()
     for i in range(hands):
         state = play_hand(rules, int(seeds[i]), int(dealers[i]), bots)
-        assert batch.record(i).to_dict() == record_from_state(state, int(seeds[i]), i).to_dict()
+        assert batch_record(batch, i).to_dict() == record_from_state(state, int(seeds[i]), i).to_dict()
         contracts.add(state.contract)
     assert len(contracts) >= 2
 

@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 
 from kopsim.bots import bot_spec
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.engine.layout import hand_seeds
-from kopsim.engine.play import play_hand
+from kopsim.bots.seated import play_hand
 from kopsim.engine.reference import Deal, State
 from kopsim.engine.rng import hand_seed
 from kopsim.rules.load import load_ruleset
+from kopsim.records.format import batch_records
 
 KNOBS = Path(__file__).parent / "data" / "knobs"
 
@@ -75,7 +76,7 @@ def test_settings_decide_alike_in_both_statements(settings):
 
 
 def _records(res) -> list:
-    return [(r.auction, r.tricks, r.payouts) for r in res.records()]
+    return [(r.auction, r.tricks, r.payouts) for r in batch_records(res)]
 
 
 @pytest.mark.parametrize("name", ["kop", "baska", "kop-sportowy", "kop-called-ace",
@@ -90,7 +91,7 @@ def test_the_kernel_plays_pimc_as_the_reference_engine(name):
     n = 24
     seeds, dealers = hand_seeds(9, 0, n), np.arange(n) % 4
     res = play_batch(rules, seeds, dealers, bots=lineup)
-    for i, record in enumerate(res.records()):
+    for i, record in enumerate(batch_records(res)):
         state = play_hand(rules, int(seeds[i]), int(dealers[i]), lineup)
         assert [(a["seat"], a["call"]) for a in record.auction] == list(state.auction), i
         assert [t["cards"] for t in record.tricks] == [list(t.cards) for t in state.tricks], i

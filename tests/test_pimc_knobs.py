@@ -13,7 +13,7 @@ from kopsim.bots import bot_spec
 from kopsim.bots.pimc import card_values
 from kopsim.bots.sampler import AuctionBook, draw_worlds
 from kopsim.bots.solver import Dealt, laufende_added, side_value, solve
-from kopsim.engine.play import play_hand
+from kopsim.bots.seated import play_hand
 from kopsim.engine.reference import Deal, State, called_card_of, old_side_of
 from kopsim.engine.rng import hand_seed
 from kopsim.rules.cache import compiled

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 from kopsim.cli import main
 from kopsim.records.replay import replay
 from kopsim.rules.load import load_ruleset
-from kopsim.engine.simulate import simulate
+from kopsim.experiments.simulate import simulate
 from kopsim.terminal import compile_notice
 
 
@@ -60,7 +60,7 @@ def test_compile_notice_reads_numbas_real_cache(capsys):
 def test_building_the_compiled_code_is_said_apart_and_never_counted_as_play(monkeypatch):
     import time
 
-    import kopsim.engine.simulate as sim
+    import kopsim.experiments.simulate as sim
 
     real = sim._build
 

@@ -10,7 +10,7 @@ import pytest
 from kopsim.report.analysis import analyse
 from kopsim.report.read import HAND_COLUMNS, SESSION_COLUMNS, load_results
 from kopsim.rules.load import load_ruleset
-from kopsim.engine.simulate import simulate
+from kopsim.experiments.simulate import simulate
 
 sys.path.insert(0, str(Path(__file__).parent / "data"))
 from synthetic import write_results  # noqa: E402

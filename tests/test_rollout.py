@@ -12,7 +12,7 @@ from kopsim.bots import bot_spec
 from kopsim.bots.rollout import (RolloutParams, dealt_order, rollout_decisions,
                                  value_decisions)
 from kopsim.bots.teacher import CHUNK, KIND_CALL, KIND_CARD, teacher_deal
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.engine.layout import hand_seeds
 from kopsim.engine.reference import Deal, State
 from kopsim.engine.rng import hand_seed

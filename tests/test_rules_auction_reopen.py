@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from kopsim.bots import bot_spec
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.engine.layout import hand_seeds
 from kopsim.errors import InputError
 from kopsim.records.replay import check_record
@@ -18,6 +18,7 @@ from kopsim.rules.compile import compile_rules
 from kopsim.rules.load import load_raw, load_ruleset, ruleset_from_dict
 
 from deals import after_calls as after  # tests/deals.py
+from kopsim.records.format import batch_record
 
 KNOB = Path(__file__).parent / "data" / "knobs" / "kop-wesele-reopened.toml"
 # dealer 3, forehand 0; seat 1 (second) holds both black queens: wesele's (and cicha's) player
@@ -104,7 +105,7 @@ def test_the_kernel_reopens_and_restarts_from_forehand():
     cr, res = _kernel_hands()
     reopened = announced = 0
     for h in range(len(res.contract)):
-        rec = res.record(h)
+        rec = batch_record(res, h)
         calls = [(c["seat"], c["call"]) for c in rec.auction]
         forehand = (rec.dealer + 1) % 4
         if len(calls) <= 4 or any(c != "pass" for _, c in calls[:4]):
@@ -127,7 +128,7 @@ def test_replay_refuses_an_announcement_the_rules_do_not_allow():
     cr, res = _kernel_hands(400)
     doctored = 0
     for h in range(len(res.contract)):
-        d = res.record(h).to_dict()
+        d = batch_record(res, h).to_dict()
         calls = d["auction"]
         if len(calls) < 8 or any(c["call"] != "pass" for c in calls[:4]):
             continue
@@ -201,7 +202,7 @@ def test_pimc_worlds_follow_a_silent_round_and_the_reopening(calls):
 def test_ev_learns_the_reopening_round_as_a_context_of_its_own_and_both_engines_agree():
     from kopsim.bots.calibrate import calibrated
     from kopsim.bots.ev import EvParams, reopening_context
-    from kopsim.engine.play import play_hand
+    from kopsim.bots.seated import play_hand
     from kopsim.records.format import record_from_state
 
     rules = load_ruleset(KNOB)
@@ -218,7 +219,7 @@ def test_ev_learns_the_reopening_round_as_a_context_of_its_own_and_both_engines_
     batch = play_batch(cr, seeds, np.arange(n) % 4, bots=bots)
     reopened = 0
     for i in range(n):
-        got = batch.record(i)
+        got = batch_record(batch, i)
         if len(got.auction) > 4 and all(c["call"] == "pass" for c in got.auction[:4]):
             reopened += 1
             ref = record_from_state(play_hand(rules, int(seeds[i]), i % 4, bots), int(seeds[i]), i)

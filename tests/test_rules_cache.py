@@ -73,7 +73,7 @@ def test_legal_cards_follow_suit_then_must_beat():
 
 
 def test_a_rules_file_edited_between_two_replays_is_read_again(tmp_path):
-    from kopsim.engine.simulate import simulate
+    from kopsim.experiments.simulate import simulate
     from kopsim.records.replay import replay
 
     rules_file = tmp_path / "mine.toml"

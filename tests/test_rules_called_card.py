@@ -7,11 +7,12 @@ reference engine on a 24-card pack (clubs A 10 K 9 plain), and the kernel on the
 import numpy as np
 import pytest
 
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.engine.reference import Deal, State
 from kopsim.errors import InputError
 from kopsim.rules.compile import compile_rules
 from kopsim.rules.load import ruleset_from_dict
+from kopsim.records.format import batch_record
 
 
 TRUMPS = ["AH", "10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D"]
@@ -117,7 +118,7 @@ def test_the_kernel_keeps_the_same_duties():
     res = play_batch(cr, np.arange(300), np.full(300, 3), given=given,
                      explore=np.tile([0, call], (300, 1)))
     for i in range(300):
-        rec = res.record(i)
+        rec = batch_record(res, i)
         if rec.contract != "ace call":
             continue
         st = State(r, make_deal(3, HANDS))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.engine.reference import State
 from kopsim.rules.compile import compile_rules
 from kopsim.rules.load import load_ruleset

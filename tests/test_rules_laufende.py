@@ -8,10 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.engine.scoring import laufende, score
 from kopsim.rules.compile import compile_rules
 from kopsim.rules.load import load_ruleset
+from kopsim.records.format import batch_record
 
 KNOB = Path(__file__).parent / "data" / "knobs" / "kop-laufende.toml"
 # kop's trumps, high to low: AH 10H QC QS QH QD JC JS JH JD AD 10D
@@ -57,7 +58,7 @@ def test_the_kernel_adds_the_same_laufende():
     played = np.flatnonzero(res.contract == normal)
     assert len(played) > 0
     for i in played:
-        rec = res.record(int(i))
+        rec = batch_record(res, int(i))
         ref = score(rules, "normal", rec.old_side, [a["seat"] for a in rec.auction
                                                     if a["call"] in rules.doubling.names],
                     rec.points, rec.tricks_won, WITH_FOUR)

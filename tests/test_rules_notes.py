@@ -8,9 +8,10 @@ import pytest
 
 from kopsim.bots import bot_spec
 from kopsim.cli import main
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.rules.load import bundled_names, load_ruleset
 from kopsim.rules.notes import notes
+from kopsim.records.format import batch_records
 
 BASE = 'extends = "kop"\n[inherit]\nremove = ["contracts.cicha"]\n'
 NO_CICHA = BASE + '[auction]\nno_bid = ["normal"]\n'
@@ -37,7 +38,7 @@ def test_what_the_note_says_is_what_the_engine_plays(no_cicha):
     rules = load_ruleset(no_cicha)
     n = 4000
     res = play_batch(rules, np.arange(n), np.arange(n) % 4, bots=[bot_spec("random")])
-    lone = [r for r in res.records() if r.contract == "normal" and len(r.old_side) == 1]
+    lone = [r for r in batch_records(res) if r.contract == "normal" and len(r.old_side) == 1]
     assert lone  # random bots pass often enough: such deals come up in a few thousand
     for r in lone:
         assert {"QC", "QS"} <= set(r.hands[r.old_side[0]])

@@ -5,7 +5,7 @@ offer it. Sides are those the contract in force forms on the deal."""
 
 import numpy as np
 
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.rules.load import load_raw, ruleset_from_dict
 from kopsim.rules.compile import compile_rules
 

@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 
 from kopsim.bots import bot_spec
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.engine.layout import hand_seeds
 from kopsim.engine.scoring import each_alone
 from kopsim.errors import InputError
 from kopsim.rules.compile import compile_rules
 from kopsim.rules.load import load_raw, load_ruleset, ruleset_from_dict
+from kopsim.records.format import batch_record
 
 KNOB = Path(__file__).parent / "data" / "knobs" / "schafkopf-ramsch.toml"
 RULES = load_ruleset(KNOB)
@@ -91,7 +92,7 @@ def test_the_kernel_plays_and_pays_ramsch_hands_by_the_rule():
                        bots=[bot_spec("heuristic")] * 4)
     seen = 0
     for i in range(1500):
-        rec = batch.record(i)
+        rec = batch_record(batch, i)
         if rec.contract != "ramsch":
             continue
         seen += 1

@@ -12,6 +12,7 @@ import pytest
 
 from kopsim.engine.scoring import score
 from kopsim.rules.load import load_ruleset
+from kopsim.records.format import batch_record
 
 RULES = load_ruleset("schafkopf")
 OBERS_UNTERS = ["QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD"]
@@ -107,8 +108,8 @@ def test_sie_wins_at_once_and_a_thrown_in_hand_pays_nothing():
 def test_a_hand_thrown_in_is_a_real_outcome_in_both_engines(tmp_path):
     import numpy as np
 
-    from kopsim.engine.kernel import play_batch
-    from kopsim.engine.play import play_hand
+    from kopsim.bots.seated import play_batch
+    from kopsim.bots.seated import play_hand
     from kopsim.bots import bot_spec
     from kopsim.records.format import record_from_state
     from kopsim.rules.compile import compile_rules
@@ -127,7 +128,7 @@ def test_a_hand_thrown_in_is_a_real_outcome_in_both_engines(tmp_path):
     thrown = np.flatnonzero(res.contract == cr.contract_names.index("thrown in"))
     assert len(thrown) > 5
     i = int(thrown[0])
-    rec = res.record(i)
+    rec = batch_record(res, i)
     assert (rec.winner, rec.tier, rec.tricks, rec.payouts) == (None, "thrown_in", [],
                                                                [0.0] * 4)
     ref = record_from_state(play_hand(rules, int(res.seeds[i]), int(res.dealers[i]),

@@ -18,11 +18,12 @@ import numpy as np
 import pytest
 
 from kopsim.bots.rollout import dealt_order
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.engine.reference import Deal, State, card_orders
 from kopsim.engine.scoring import laufende, score
 from kopsim.rules.cache import compiled
 from kopsim.rules.load import load_ruleset
+from kopsim.records.format import batch_record
 
 RULES = load_ruleset("schafkopf-kurz")
 ORDERS = card_orders(RULES)
@@ -353,7 +354,7 @@ def test_a_whole_hand_is_played_and_paid_alike_by_both_engines(contract, hands, 
     row[:len(calls)] = [cr.call_names.index(call) for call in calls]
     row[cr.max_calls:] = [index[c] for c in cards]
     res = play_batch(cr, np.array([7]), np.array([3]), given=given, forced=row[None])
-    rec = res.record(0)
+    rec = batch_record(res, 0)
     assert [a["call"] for a in rec.auction] == calls
     assert [c for t in rec.tricks for c in t["cards"]] == cards
     assert (rec.contract, rec.declarer, rec.old_side) == (contract, 0, [0])

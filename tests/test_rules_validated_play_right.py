@@ -13,11 +13,11 @@ import pytest
 
 from kopsim.bots import bot_spec
 from kopsim.cli import main
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.engine.layout import hand_seeds
-from kopsim.engine.play import play_hand
+from kopsim.bots.seated import play_hand
 from kopsim.errors import InputError, dotted
-from kopsim.records.format import record_from_state
+from kopsim.records.format import batch_record, record_from_state
 from kopsim.rules.compile import compile_rules
 from kopsim.rules.load import load_raw, load_ruleset, ruleset_from_dict
 
@@ -48,7 +48,7 @@ def same_records(rules, hands: int, lineup=("random",) * 4, seed: int = 11) -> i
     for i in range(hands):
         ref = record_from_state(play_hand(rules, int(seeds[i]), int(dealers[i]), bots),
                                 int(seeds[i]), i)
-        assert batch.record(i).to_dict() == ref.to_dict(), f"hand {i} differs"
+        assert batch_record(batch, i).to_dict() == ref.to_dict(), f"hand {i} differs"
     return hands
 
 
@@ -191,7 +191,7 @@ def test_a_side_with_half_the_points_does_not_win_by_the_documented_default(tmp_
                        bots=[bot_spec("heuristic")] * 4)  # mostly normal games, two against two
     halves = 0
     for i in range(n):
-        rec = batch.record(i)
+        rec = batch_record(batch, i)
         c = rules.contracts[rec.contract]
         if c.instant or c.goal != "points" or not rec.tricks:
             continue

@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 
 from kopsim.bots import bot_spec
 from kopsim.cli import main
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.engine.layout import hand_seeds
-from kopsim.engine.play import play_hand
+from kopsim.bots.seated import play_hand
 from kopsim.engine.scoring import rest_of as reference_rest_of
 from kopsim.engine.steps import rest_of as kernel_rest_of
 from kopsim.errors import InputError
-from kopsim.records.format import record_from_state
+from kopsim.records.format import batch_record, record_from_state
 from kopsim.rules.load import load_raw, load_ruleset, ruleset_from_dict
 
 SEATS = Path(__file__).parent / "data" / "seats"
@@ -44,7 +44,7 @@ def test_a_table_of_n_seats_plays_the_same_hands_in_both_engines(name, bot):
     for i in range(hands):
         state = play_hand(rules, int(seeds[i]), int(dealers[i]), bots)
         ref = record_from_state(state, int(seeds[i]), i).to_dict()
-        assert batch.record(i).to_dict() == ref, f"hand {i} differs"
+        assert batch_record(batch, i).to_dict() == ref, f"hand {i} differs"
         assert [len(h) for h in ref["hands"]] == [len(rules.cards()) // n] * n
         contracts.add(ref["contract"])
     assert len(contracts) >= 2  # the comparison covered more than one game

@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from kopsim.bots import bot_spec
-from kopsim.engine.kernel import play_batch
+from kopsim.bots.seated import play_batch
 from kopsim.engine.layout import hand_seeds
-from kopsim.engine.play import play_hand
+from kopsim.bots.seated import play_hand
 from kopsim.errors import InputError
-from kopsim.records.format import record_from_state
+from kopsim.records.format import batch_record, record_from_state
 from kopsim.rules.cache import compiled
 from kopsim.rules.load import load_ruleset
 
@@ -22,11 +22,11 @@ def _batch(rules, bots, seat_bot=None):
 
 
 def _calls(batch, i):
-    return batch.record(i).to_dict()["auction"]
+    return batch_record(batch, i).to_dict()["auction"]
 
 
 def _cards(batch, i):
-    return batch.record(i).to_dict()["tricks"]
+    return batch_record(batch, i).to_dict()["tricks"]
 
 
 def test_calls_are_the_calls_bots_and_cards_the_cards_bots():
@@ -40,7 +40,7 @@ def test_calls_are_the_calls_bots_and_cards_the_cards_bots():
                                     "cards": "heuristic"})])
     assert all(_calls(mixed, i) == _calls(heuristic, i) for i in range(HANDS))
     assert sum(_cards(mixed, i) != _cards(heuristic, i) for i in range(HANDS)) > HANDS // 2
-    assert all(same.record(i).to_dict() == heuristic.record(i).to_dict() for i in range(HANDS))
+    assert all(batch_record(same, i).to_dict() == batch_record(heuristic, i).to_dict() for i in range(HANDS))
 
 
 def test_a_split_seat_beside_others_plays_its_own_parts():
@@ -76,7 +76,7 @@ def test_both_engines_play_a_split_bot_alike(parts):
     batch = play_batch(compiled(rules), seeds, dealers, bots=bots)
     for i in range(120):
         state = play_hand(rules, int(seeds[i]), int(dealers[i]), bots)
-        assert batch.record(i).to_dict() == record_from_state(state, int(seeds[i]), i).to_dict()
+        assert batch_record(batch, i).to_dict() == record_from_state(state, int(seeds[i]), i).to_dict()
 
 
 @pytest.mark.parametrize("spec, needle", [

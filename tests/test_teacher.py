@@ -12,7 +12,7 @@ from kopsim.bots.pimc import PimcBot, PimcParams, scratch
 from kopsim.bots.pimc_kernel import pimc_valued
 from kopsim.bots.teacher import (CHUNK, KIND_CALL, KIND_CARD, TeacherParams, teacher_deal,
                                  teacher_decisions)
-from kopsim.engine.play import play_hand
+from kopsim.bots.seated import play_hand
 from kopsim.engine.reference import Deal, State
 from kopsim.engine.rng import hand_seed
 from kopsim.rules.cache import compiled

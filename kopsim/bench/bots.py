@@ -56,7 +56,7 @@ def pimc_card_decisions(ruleset: str = "kop", hands: int = 600, seed: int = 1,
     first batch, and the first hand, are played before the clocks start (they load the
     compiled code)."""
     from ..bots import bot_spec
-    from ..engine.kernel import play_batch
+    from ..bots.seated import play_batch
     from ..engine.layout import hand_seeds
     from ..engine.reference import Deal, State
     from ..engine.rng import hand_seed

@@ -42,7 +42,7 @@ def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = 
 
     rules = load_ruleset(ruleset)
     if engine == "batch":
-        from ..engine.kernel import play_batch
+        from ..bots.seated import play_batch
         from ..bots import bot_spec
         from ..rules.compile import compile_rules
         from ..engine.layout import hand_seeds
@@ -59,7 +59,7 @@ def measure(ruleset: str, engine: str, hands: int, seed: int = 1, lineup: str = 
             play_batch(cr, hand_seeds(seed, start, count), idx % seats, idx, bots=bots)
         dt = time.perf_counter() - t0
     else:
-        from ..engine.play import play_random_hand
+        from ..bots.seated import play_random_hand
         from ..engine.rng import hand_seed
 
         t0 = time.perf_counter()

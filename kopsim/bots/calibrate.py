@@ -33,7 +33,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..engine.codes import CALL_BID
+from ..rules.codes import CALL_BID
 from ..engine.rng import hand_seed
 from ..rules.cache import table as rules_table
 from .ev import BUCKETS, UNKNOWN, EvParams, call_order, hand_key, key_space, n_contexts

@@ -8,8 +8,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.codes import CALL_BID, WIN_OLD
-from ..engine.kernel import play_batch
+from ..rules.codes import CALL_BID, WIN_OLD
+from .seated import play_batch
 from ..engine.layout import hand_seeds
 from .ev import call_order, context_of, hand_key, in_reopening, reopening_context
 from .heuristic import strength

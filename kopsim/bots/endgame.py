@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
-from ..engine.codes import TEAM_ALONE, TEAM_EACH
+from ..rules.codes import TEAM_ALONE, TEAM_EACH
 from ..engine.jit import built_call, kernel_jit
 from ..engine.loop import score_hand, scratch_for
 from ..engine.seats import after

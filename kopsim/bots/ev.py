@@ -29,7 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..engine.jit import kernel_jit
 from ..engine.bits import lowbit_index
-from ..engine.codes import BOT_EV, CALL_ASK, CALL_BID
+from ..rules.codes import CALL_ASK, CALL_BID
+from ..engine.codes import BOT_EV
 from ..engine.reference import Observation
 from ..rules.cache import compiled
 from ..rules.compile import card_mask

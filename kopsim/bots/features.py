@@ -35,7 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine.bits import ONE, ZERO, lowbit_index, popcount
-from ..engine.codes import CALL_BID
+from ..rules.codes import CALL_BID
 from ..engine.jit import kernel_jit
 from ..engine.steps import play_to_trick
 

@@ -19,7 +19,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..engine.jit import kernel_jit
-from ..engine.codes import BOT_HEURISTIC, TEAM_ALONE, TEAM_CALLED, TEAM_EACH
+from ..rules.codes import TEAM_ALONE, TEAM_CALLED, TEAM_EACH
+from ..engine.codes import BOT_HEURISTIC
 from ..engine.reference import Observation
 from ..engine.seats import after
 from ..engine.steps import play_to_trick

@@ -13,14 +13,17 @@ import numpy as np
 
 from ..engine import botcalls
 from ..engine.codes import BOT_EV, BOT_HEURISTIC, BOT_LEARNT, BOT_PIMC, BOT_RANDOM
+from ..engine.kernel import ONE_KERNEL, Seated
+from ..rules.cache import table as rules_table
 from .endgame import endgame_card
 from .ev import P_TABLE, EvBot, ev_call
-from .heuristic import HeuristicBot, heur_call, heur_card, relations
+from .heuristic import HeuristicBot, heur_call, heur_card, heuristic_tables, relations
 from .learnt import LearntBot
 from .split import split_lineup
 from .learnt_kernel import LP_MODEL, learnt_call, learnt_card, learnt_nets
 from .pimc import PimcBot
-from .pimc_kernel import pimc_call, pimc_card
+from .pimc_kernel import PP_AUCTION_SAMPLES, PP_SAMPLES, pimc_call, pimc_card, pimc_scratch
+from .table_size import refuse_unseated
 from .random import RandomBot
 
 KERNEL_KINDS: dict[int, type] = {BOT_RANDOM: RandomBot, BOT_HEURISTIC: HeuristicBot,
@@ -42,6 +45,35 @@ def _fill_slots() -> None:
 
 
 _fill_slots()
+
+
+def seat_bots(cr, bots: list, seat_bot: np.ndarray | None, n: int, ev_table=None) -> Seated:
+    """The bots (`BotSpec`s that run in the kernel) seated for a batch of n hands:
+    `seat_bot[i, s]` is the index in `bots` of the bot in seat s of hand i (default: bot s in
+    seat s, or the single bot everywhere); `ev_table` (calibration) the table every ev bot plays
+    with, instead of its calibrated one."""
+    refuse_unseated(cr.rules, bots)  # only random and heuristic play any table yet
+    bots, kind, params, seat_bot, card_bot = kernel_lineup(bots, seat_bot, n, cr.tables.n_seats)
+    # numba types a read-only array apart from a writable one: without this a broadcast seat_bot
+    # (read-only) and a copied one (writable) made a second build of each kernel, 40 s apiece
+    seat_bot = np.require(seat_bot, requirements="W")
+    ev_values, ev_binom, ev_edges = ev_tables(cr, bots, params, ev_table)
+    h_power, h_ctab = rules_table(cr.rules, "heuristic", lambda: heuristic_tables(cr))
+    pimc = _pimc_scratch(cr, kind, params)
+    learnt = learnt_lineup(cr, bots, params)
+    # the learnt kind reads the seat's whole view, as pimc does: it plays in pimc's kernels
+    if (ONE_KERNEL or (kind == BOT_LEARNT).any()) and not pimc:
+        pimc = pimc_scratch(cr, 1)
+    return Seated(kind, params, seat_bot, card_bot, h_power, h_ctab, ev_values, ev_binom,
+                  ev_edges, pimc, learnt, plays_endgame(bots))
+
+
+def _pimc_scratch(cr, bot_kind: np.ndarray, bot_params: np.ndarray) -> tuple:
+    """The pimc kind's scratch, sized for the line-up's pimc bots; () without one."""
+    rows = bot_params[bot_kind == BOT_PIMC]
+    if not len(rows):
+        return ()
+    return pimc_scratch(cr, int(rows[:, [PP_SAMPLES, PP_AUCTION_SAMPLES]].max()))
 
 
 def kernel_lineup(bots: list, seat_bot: np.ndarray | None, n: int, seats: int):

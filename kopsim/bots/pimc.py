@@ -27,7 +27,8 @@ from typing import NamedTuple
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..engine.codes import BOT_PIMC, TEAM_ALONE
+from ..rules.codes import TEAM_ALONE
+from ..engine.codes import BOT_PIMC
 from ..engine.reference import Observation, State
 from ..engine.rng import Stream
 from ..engine.scoring import score

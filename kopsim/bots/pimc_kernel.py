@@ -27,7 +27,7 @@ import numpy as np
 
 from ..engine.bits import ONE, ZERO
 from ..engine.botcalls import SeatView
-from ..engine.codes import CALL_BID, N_PRICED_TIERS, TIER_OUT, WIN_NOBODY, WIN_OLD
+from ..rules.codes import CALL_BID, N_PRICED_TIERS, TIER_OUT, WIN_NOBODY, WIN_OLD
 from ..engine.jit import built_call, kernel_jit
 from ..engine.steps import called_card, form_teams, laufende_value, pay_out, play_to_trick
 from .pricing import (P_PAY_OLD, P_PAY_YOUNG, P_VALUES, PricingStore, full_window, pricing_row,

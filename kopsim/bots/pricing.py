@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine.bits import popcount
-from ..engine.codes import N_PRICED_TIERS, WIN_OLD, WIN_YOUNG
+from ..rules.codes import N_PRICED_TIERS, WIN_OLD, WIN_YOUNG
 from ..engine.jit import kernel_jit
 from ..engine.steps import classify, count_doubles, outcome_slot, pay_out, price, tie_winner
 

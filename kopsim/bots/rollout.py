@@ -107,7 +107,7 @@ def _decisions(cr, seed: int, dealer: int, cards: np.ndarray, calls: np.ndarray)
 
 def _chunk_rows(rules, params: RolloutParams, first: int, n: int) -> list[dict]:
     """The rows of teacher deals first..first+n-1."""
-    from ..engine.kernel import play_batch
+    from .seated import play_batch
     from . import bot_spec, kernel  # noqa: F401  (kernel: fills the kernel's slots)
 
     cr = compiled(rules)
@@ -130,7 +130,7 @@ def value_decisions(cr, params: RolloutParams, bots: list, decisions: list) -> l
     """(view, legal codes, values) of each decision (hand seed, the deciding seat's
     `Observation`): each legal action's mean payout to the seat over the worlds drawn for it,
     played on by the line-up `bots` (BotSpecs) in one batch."""
-    from ..engine.kernel import play_batch
+    from .seated import play_batch
 
     ws = world_scratch(cr, params.worlds)
     mix = np.uint64((params.seed + 1) * int(GOLDEN) % 2**64)

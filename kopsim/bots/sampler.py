@@ -32,7 +32,7 @@ from ..engine.bits import ONE, ZERO, allowed_cards
 from ..engine.draws import GOLDEN, mix64
 from ..engine.jit import kernel_jit
 from ..engine.reference import Deal, IllegalAction, Observation, State
-from ..engine.codes import TEAM_CALLED, TEAM_HOLDERS
+from ..rules.codes import TEAM_CALLED, TEAM_HOLDERS
 from ..engine.steps import (called_card, called_card_duties, eval_pred, form_teams,
                             laufende_value, play_to_trick)
 from ..rules.cache import table

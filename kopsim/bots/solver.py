@@ -19,8 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine.codes import N_PRICED_TIERS, TIER_NAMES, TIER_OUT, WIN_NOBODY, WIN_OLD, \
-    WINNER_NAMES
+from ..rules.codes import N_PRICED_TIERS, TIER_NAMES, TIER_OUT, WIN_NOBODY, WIN_OLD, WINNER_NAMES
 from ..engine.jit import built_call
 from ..engine.steps import count_doubles, laufende_value, pay_out
 from ..rules.cache import compiled, table

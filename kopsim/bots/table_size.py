@@ -3,7 +3,7 @@
 The double-dummy search, pimc's sampler, ev's tables and the learnt bots' features are written for
 a table of four (issue 36 lifts this step by step); random and heuristic play any seat count.
 A bot that cannot play a ruleset's table says so before play (`BotSpec.cannot_play`), and the
-batch kernel refuses it (`engine.kernel.play_batch`), rather than reading past its tables.
+front doors refuse it (`bots.seated`), rather than reading past its tables.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def run(args) -> int:
     import sys
 
     from ..bots import prepare_bots
-    from ..engine.simulate import user_ruleset_file
+    from ..experiments.simulate import user_ruleset_file
     from ..records.format import open_log
     from ..rules.cache import compiled
     from ..rules.load import load_ruleset

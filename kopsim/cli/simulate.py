@@ -18,7 +18,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..engine.simulate import simulate, user_ruleset_file
+    from ..experiments.simulate import simulate, user_ruleset_file
     from ..rules.load import load_ruleset
 
     rules = load_ruleset(args.ruleset)

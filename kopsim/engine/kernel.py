@@ -9,23 +9,16 @@ give identical hand records in both engines (tests/test_engines_agree.py).
 from __future__ import annotations
 
 import os
+from typing import NamedTuple
 
 import numpy as np
 
-from ..bots import bot_spec
-from ..bots.heuristic import heuristic_tables
-from ..bots.kernel import ev_tables, kernel_lineup, learnt_lineup, plays_endgame
-from ..bots.table_size import refuse_unseated
-from ..records.format import HandRecord
-from ..rules.cache import compiled as compiled_rules, table as rules_table
-from ..rules.compile import TIERS, WINNERS, CompiledRules
-from ..rules.model import Ruleset
-from .codes import BOT_LEARNT, BOT_PIMC
+from ..rules.compile import CompiledRules
 from .jit import compile_once
 from .loop import (Lineup, Outcomes, _play_batch, _play_batch_endgame, _play_batch_pimc,
                    _play_batch_pimc_endgame, scratch_for)
 
-__all__ = ["BatchResult", "play_batch", "take", "concat", "_play_batch"]
+__all__ = ["BatchResult", "Seated", "play_seated", "take", "concat", "_play_batch"]
 
 # KOPSIM_ONE_KERNEL=1: every line-up plays in the kernel that holds every kind (pimc and the
 # endgame), with the same results. The bounds-checked runs of the suite set it: a checked build
@@ -39,7 +32,8 @@ ONE_KERNEL = os.environ.get("KOPSIM_ONE_KERNEL") == "1"
 class BatchResult:
     """Column arrays of one batch of hands: their seeds, dealers and hand indices, and the
     kernel's output columns (`Outcomes`: contract, declarer, ..., options), read by name as
-    attributes (`result.payouts`); `records()` turns them into `HandRecord`s."""
+    attributes (`result.payouts`); `kopsim.records.format.batch_record` turns hand i into a
+    `HandRecord`."""
 
     def __init__(self, compiled: CompiledRules, seeds: np.ndarray, dealers: np.ndarray,
                  hand_index: np.ndarray, outcomes: Outcomes):
@@ -65,79 +59,48 @@ class BatchResult:
     def __len__(self) -> int:
         return len(self.seeds)
 
-    def record(self, i: int, session: int | None = None) -> HandRecord:
-        cr = self.compiled
-        r = cr.rules
-        names = cr.cards
-        dealer = int(self.dealers[i])
-        n = cr.tables.n_seats
-        hands: list[list[str]] = [[] for _ in range(n)]
-        for k, ci in enumerate(self.perm[i]):
-            hands[(dealer + 1 + k) % n].append(names[ci])
-        auction = []
-        for j in range(int(self.ncalls[i])):
-            code = int(self.calls[i, j])
-            auction.append({"seat": int(self.call_seat[i, j]), "call": cr.call_names[code]})
-        k = int(self.contract[i])
-        tricks = []
-        if not r.contracts[cr.contract_names[k]].instant:
-            hs = cr.n_cards // n
-            leader_cards = self.cards[i]
-            for t in range(hs):
-                tricks.append({"leader": int(self.leaders[i, t]),
-                               "cards": [names[c] for c in leader_cards[n * t:n * t + n]],
-                               "winner": int(self.trick_winners[i, t])})
-        old = int(self.old[i])
-        decl = int(self.declarer[i])
-        return HandRecord(
-            ruleset=r.name, ruleset_sha256=cr.sha256, seed=int(self.seeds[i]),
-            hand_index=int(self.hand_index[i]), session=session, dealer=dealer, hands=hands,
-            auction=auction, contract=cr.contract_names[k],
-            declarer=None if decl < 0 else decl,
-            old_side=[s for s in range(n) if (old >> s) & 1],
-            doubles=int(self.doubles[i]), tricks=tricks,
-            points=[float(x) for x in self.points[i]],
-            tricks_won=[int(x) for x in self.tricks[i]],
-            winner=WINNERS[int(self.winner[i])], tier=TIERS[int(self.tier[i])],
-            payouts=[float(x) for x in self.payouts[i]],
-        )
 
-    def records(self, session: int | None = None):
-        for i in range(len(self)):
-            yield self.record(i, session)
+class Seated(NamedTuple):
+    """The kernel bots of a batch, as the bots stage seats them (`kopsim.bots.kernel.seat_bots`):
+    the kernel's fields of `loop.Lineup` that name bots and their tables, and which build of
+    the kernel plays them."""
+
+    bot_kind: np.ndarray  # [bot] BOT_* code
+    bot_params: np.ndarray  # [bot, i]
+    seat_bot: np.ndarray  # [hand, seat] bot index (writable: see seat_bots)
+    card_bot: np.ndarray  # [bot] the bot that plays its cards
+    h_power: np.ndarray
+    h_ctab: np.ndarray
+    ev_values: np.ndarray
+    ev_binom: np.ndarray
+    ev_edges: np.ndarray
+    pimc: tuple  # the pimc kind's scratch, or () when no bot reads a seat's whole view
+    learnt: tuple
+    endgame: bool  # an ev bot plays an endgame: the kernel is built with it
 
 
-def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np.ndarray,
-               hand_index: np.ndarray | None = None, bots: list | None = None,
-               seat_bot: np.ndarray | None = None, explore: np.ndarray | None = None,
-               ev_table=None, given: np.ndarray | None = None,
-               forced: np.ndarray | None = None) -> BatchResult:
-    """Play one hand per seed; hand i is dealt by `dealers[i]`. `bots` are `BotSpec`s that run
-    in the kernel (default: random for every seat); `seat_bot[i, s]` is the index in `bots` of
-    the bot in seat s for hand i (default: bot s in seat s, or the single bot everywhere).
+def play_seated(cr: CompiledRules, seeds: np.ndarray, dealers: np.ndarray, seated: Seated,
+                hand_index: np.ndarray | None = None, explore: np.ndarray | None = None,
+                given: np.ndarray | None = None,
+                forced: np.ndarray | None = None) -> BatchResult:
+    """Play one hand per seed with the seated bots; hand i is dealt by `dealers[i]`.
     `explore[i] = (j, code)` (calibration) forces the j-th call of hand i to be `code` where it
-    is legal, and records every call's legal options (`options`); -1 forces nothing. `ev_table`
-    (calibration) is the table every ev bot plays with, instead of its calibrated one; `given[i]`
+    is legal, and records every call's legal options (`options`); -1 forces nothing. `given[i]`
     (calibration) the cards of deal i in the order dealt, instead of its shuffle; `forced[i]`
     (rollouts) actions of hand i forced where legal (`loop.Lineup.forced`: call codes in the
-    first max_calls columns, then cards in play order; -1: the bot chooses)."""
-    cr = compiled_rules(compiled)
+    first max_calls columns, then cards in play order; -1: the bot chooses). The front door
+    that seats bots by name is `kopsim.bots.seated.play_batch`."""
     seeds = np.ascontiguousarray(seeds, np.int64)
     dealers = np.ascontiguousarray(dealers, np.int64)
     n = len(seeds)
     nc, seats = cr.n_cards, cr.tables.n_seats
     hs = nc // seats
-    bots = bots or [bot_spec("random")]
-    refuse_unseated(cr.rules, bots)  # only random and heuristic play any table yet
-    bots, bot_kind, bot_params, seat_bot, card_bot = kernel_lineup(bots, seat_bot, n, seats)
-    # numba types a read-only array apart from a writable one: without this a broadcast seat_bot
-    # (read-only) and a copied one (writable) made a second build of each kernel, 40 s apiece
-    seat_bot = np.require(seat_bot, requirements="W")
-    ev_values, ev_binom, ev_edges = ev_tables(cr, bots, bot_params, ev_table)
+    if seated.seat_bot.shape != (n, seats):
+        raise ValueError(f"seat_bot must be [hands, seats] = {(n, seats)}, "
+                         f"not {seated.seat_bot.shape}")
     explore = _explore_rows(cr, explore, n)
     given = _given_deals(given, n, nc)
     forced = _forced_rows(cr, forced, n)
-    h_power, h_ctab = rules_table(cr.rules, "heuristic", lambda: heuristic_tables(cr))
     out = Outcomes(
         contract=np.empty(n, np.int16), declarer=np.empty(n, np.int8), old=np.empty(n, np.int8),
         doubles=np.empty(n, np.int8), winner=np.empty(n, np.int8), tier=np.empty(n, np.int8),
@@ -148,34 +111,18 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
         leaders=np.zeros((n, hs), np.int8), trick_winners=np.zeros((n, hs), np.int8),
         options=np.zeros((len(explore), cr.max_calls), np.uint64),
     )
-    pimc = _pimc_scratch(cr, bot_kind, bot_params)
-    learnt = learnt_lineup(cr, bots, bot_params)
-    # the learnt kind reads the seat's whole view, as pimc does: it plays in pimc's kernels
-    if (ONE_KERNEL or (bot_kind == BOT_LEARNT).any()) and not pimc:
-        from ..bots.pimc_kernel import pimc_scratch
-        pimc = pimc_scratch(cr, 1)
-    lineup = Lineup(bot_kind, bot_params, seat_bot, card_bot, h_power, h_ctab, ev_values,
-                    ev_binom, ev_edges, explore, given, forced, np.zeros((0, 2), np.int64),
-                    np.zeros(3, np.int64), pimc, learnt)
-    endgame = plays_endgame(bots)
-    kernel = ((_play_batch_pimc_endgame if endgame or ONE_KERNEL else _play_batch_pimc) if pimc
-              else _play_batch_endgame if endgame else _play_batch)
+    s = seated
+    lineup = Lineup(s.bot_kind, s.bot_params, s.seat_bot, s.card_bot, s.h_power, s.h_ctab,
+                    s.ev_values, s.ev_binom, s.ev_edges, explore, given, forced,
+                    np.zeros((0, 2), np.int64), np.zeros(3, np.int64), s.pimc, s.learnt)
+    kernel = ((_play_batch_pimc_endgame if s.endgame or ONE_KERNEL else _play_batch_pimc)
+              if s.pimc else _play_batch_endgame if s.endgame else _play_batch)
     args = (seeds, dealers, cr.tables, lineup, scratch_for(cr.tables), out)
     compile_once(kernel, args)
     kernel(*args)
     if hand_index is None:
         hand_index = np.arange(n, dtype=np.int64)
     return BatchResult(cr, seeds, dealers, np.asarray(hand_index, np.int64), out)
-
-
-def _pimc_scratch(cr: CompiledRules, bot_kind: np.ndarray, bot_params: np.ndarray) -> tuple:
-    """The pimc kind's scratch, sized for the line-up's pimc bots; () without one."""
-    from ..bots.pimc_kernel import PP_AUCTION_SAMPLES, PP_SAMPLES, pimc_scratch
-
-    rows = bot_params[bot_kind == BOT_PIMC]
-    if not len(rows):
-        return ()
-    return pimc_scratch(cr, int(rows[:, [PP_SAMPLES, PP_AUCTION_SAMPLES]].max()))
 
 
 def _explore_rows(cr: CompiledRules, explore, n: int) -> np.ndarray:

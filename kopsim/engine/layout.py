@@ -17,7 +17,7 @@ each round, by the tournament's plan or by a draw from the run seed (`tournament
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -25,7 +25,6 @@ from ..rules.model import MAX_SEATS, MIN_SEATS
 from .rng import hand_seeds_np
 
 if TYPE_CHECKING:  # the compiled kernel loads only when hands are played
-    from .kernel import BatchResult
     from ..rules.compile import CompiledRules
 
 NO_SESSION = -1  # the session and hand index of a bankroll deal before the scan places it
@@ -144,56 +143,3 @@ def ruleset_layout(cr: CompiledRules, run_seed: int) -> DealLayout:
     if spec is None:
         return DealLayout(run_seed, lineup=lineup)
     return DealLayout(run_seed, spec.kind, spec.hands if spec.kind == "series" else None, lineup)
-
-
-@dataclass
-class Chunk:
-    result: BatchResult  # its hand_index is the index in the run, or in the session
-    deal_id: np.ndarray
-    session: np.ndarray | None  # session of each hand (None: the ruleset has no sessions)
-    # bankroll sessions: result.payouts is what moved; these are the rules' price of each hand
-    # and the cards each seat held before it, and the sessions that ended on these hands
-    nominal_payouts: np.ndarray | None = None
-    bankroll: np.ndarray | None = None
-    ended: dict | None = None
-
-
-def iter_run(cr: CompiledRules, run_seed: int, n_hands: int, chunk: int = 65536,
-             bots: list | None = None) -> Iterator[Chunk]:
-    """The first n_hands hands of a run of the ruleset's own sessions, chunk by chunk, in
-    order; `bots` as play_batch takes them (default: random in every seat)."""
-    from .kernel import play_batch
-
-    layout = ruleset_layout(cr, run_seed)
-    if layout.session == "bankroll":
-        yield from bankroll_run(cr, layout, n_hands, chunk, bots)
-        return
-    for first in range(0, n_hands, chunk):
-        deals = layout.hands(first, min(chunk, n_hands - first))
-        res = play_batch(cr, deals.seed, deals.dealer, deals.hand_index, bots)
-        yield Chunk(res, deals.deal_id, deals.session)
-
-
-def bankroll_run(cr: CompiledRules, layout: DealLayout, n_hands: int,
-                 chunk: int, bots: list | None = None) -> Iterator[Chunk]:
-    """Sessions end when a player is out, which only play reveals: play deals in order and let
-    the bankroll scan keep the hands of each session."""
-    from .kernel import play_batch, take
-    from .session_rows import BankrollCarry, bankroll_scan, ended_before
-
-    carry = BankrollCarry()
-    produced, cursor = 0, 0
-    while produced < n_hands:
-        deals = layout.deals(cursor, cursor + chunk)
-        cursor += chunk
-        res = play_batch(cr, deals.seed, deals.dealer, deals.deal_id, bots)
-        scan = bankroll_scan(cr.rules.session, carry, deals.deal_id, res.payouts, final=False)
-        carry = scan.carry
-        n = min(len(scan.keep), n_hands - produced)
-        if n == 0:
-            continue
-        part = take(res, scan.keep[:n]).with_columns(payouts=scan.paid[:n])
-        part.hand_index = scan.hand_index[:n].astype(np.int64)
-        produced += n
-        yield Chunk(part, deals.deal_id[scan.keep[:n]], scan.session[:n].astype(np.int64),
-                    res.payouts[scan.keep[:n]], scan.held[:n], ended_before(scan, n))

@@ -13,10 +13,11 @@ import numpy as np
 
 from .bits import ONE, ZERO, allowed_cards, lowbit_index, nth_bit, popcount
 from . import botcalls
-from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, CALL_ASK, CALL_BID, CALL_PASS,
-                    REPLAY_CONTRADICTED, REPLAY_NEXT, REPLAY_OVER, STYLE_ASK, STYLE_SINGLE,
-                    TEAM_ALONE, TEAM_EACH, TEAM_HOLDERS, TIER_INSTANT, TIER_LONE, TIER_OUT,
-                    TIER_THROWN_IN, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
+from ..rules.codes import (CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_SINGLE, TEAM_ALONE,
+    TEAM_EACH, TEAM_HOLDERS, TIER_INSTANT, TIER_LONE, TIER_OUT, TIER_THROWN_IN, WIN_NOBODY, WIN_OLD,
+    WIN_YOUNG)
+from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, REPLAY_CONTRADICTED, REPLAY_NEXT,
+    REPLAY_OVER)
 from .draws import STREAM, draw, mix64
 from .jit import kernel_jit
 from .seats import after, before

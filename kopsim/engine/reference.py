@@ -32,12 +32,17 @@ class Deal:
     @classmethod
     def from_seed(cls, rules: Ruleset, seed: int, dealer: int) -> "Deal":
         """Shuffle with the hand's seed, deal one card at a time from the dealer's left."""
+        return cls.dealt(rules, shuffled(seed, len(rules.cards())), dealer)
+
+    @classmethod
+    def dealt(cls, rules: Ruleset, perm, dealer: int) -> "Deal":
+        """The deal of the cards in the order `perm` (card indices of `rules.cards()`): one card
+        at a time from the dealer's left (the kernel's `steps.hand_out`, in plain Python)."""
         cards = rules.cards()
         n = rules.deck.players
-        perm = shuffled(seed, len(cards))
         hands: list[list[str]] = [[] for _ in range(n)]
         for k, ci in enumerate(perm):
-            hands[(dealer + 1 + k) % n].append(cards[ci])
+            hands[(dealer + 1 + k) % n].append(cards[int(ci)])
         return cls(dealer, tuple(tuple(h) for h in hands))
 
     @property

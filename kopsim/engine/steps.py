@@ -16,11 +16,10 @@ import numpy as np
 from numba import njit
 
 from .bits import ONE, ZERO, popcount
-from .codes import (GOAL_ALL_TRICKS, GOAL_NO_TRICKS, LOSER_MOST_TRICKS, MULT_OLD_LOST,
-                    MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE,
-                    P_OR, P_POS, TEAM_CALLED, TEAM_EACH, TEAM_HOLDERS, TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIER_LONE,
-                    TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE, WIN_NOBODY, WIN_OLD,
-                    WIN_YOUNG)
+from ..rules.codes import (GOAL_ALL_TRICKS, GOAL_NO_TRICKS, LOSER_MOST_TRICKS, MULT_OLD_LOST,
+    MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_OR, P_POS,
+    TEAM_CALLED, TEAM_EACH, TEAM_HOLDERS, TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIER_LONE,
+    TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
 from .draws import draw
 from .jit import kernel_jit
 from .seats import after, before

@@ -81,7 +81,8 @@ def _payout_diffs(pay_ab: np.ndarray, pay_ba: np.ndarray) -> np.ndarray:
 
 
 def _kernel_payouts(rules: Ruleset, a: BotSpec, b: BotSpec, deals: Deals, chunk=65536):
-    from ..engine.kernel import _play_batch, play_batch
+    from ..engine.kernel import _play_batch
+    from ..bots.seated import play_batch
     from ..rules.compile import compile_rules
     from ..terminal import compile_notice
 
@@ -101,7 +102,7 @@ def _kernel_payouts(rules: Ruleset, a: BotSpec, b: BotSpec, deals: Deals, chunk=
 
 
 def _reference_deal(rules: Ruleset, a: BotSpec, b: BotSpec, seed: int, dealer: int):
-    from ..engine.play import play_hand
+    from ..bots.seated import play_hand
 
     seats = range(rules.deck.players)
     ab = play_hand(rules, seed, dealer, [(a, b)[s % 2] for s in seats]).returns()

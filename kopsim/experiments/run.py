@@ -31,6 +31,7 @@ from ..memory import peak_rss_mb
 from .spec import Experiment, Variant, engine_fingerprint
 from ..engine.layout import DealLayout
 from ..engine.session_rows import BankrollCarry
+from ..records.format import batch_record
 
 
 # --------------------------------------------------------------------------------- one chunk
@@ -134,7 +135,7 @@ def _play_chunk(t: ChunkTask) -> ChunkResult:
     sess_list = ([int(x) for x in session] if v.session == "series" else [None] * len(d))
     lines: list[str] = []
     if t.engine == "kernel":
-        from ..engine.kernel import play_batch
+        from ..bots.seated import play_batch
         from ..rules.cache import compiled
 
         cr = compiled(rules)
@@ -142,9 +143,9 @@ def _play_chunk(t: ChunkTask) -> ChunkResult:
         a = R.hand_arrays_from_batch(res)
         names = cr.contract_names
         if t.log:
-            lines = [_logged(res.record(i, sess_list[i]), v) for i in range(len(d))]
+            lines = [_logged(batch_record(res, i, sess_list[i]), v) for i in range(len(d))]
     else:
-        from ..engine.play import play_hand
+        from ..bots.seated import play_hand
         from ..records.format import record_from_state
 
         sha = rules.sha256()

@@ -47,6 +47,7 @@ MAX_CHUNK = 2**20  # deals per chunk: one chunk's arrays stay well inside a work
 # them), both engines and the layout of deals, the bots and solver, the hand records, and what
 # plays chunks and writes them.
 ENGINE_FILES = ("rules/model.py", "rules/load.py", "rules/validate.py", "rules/compile.py",
+                "rules/codes.py", "rules/tables.py",
                 "engine/*.py", "bots/*.py", "records/format.py", "experiments/spec.py",
                 "experiments/run.py", "experiments/results_folder.py")
 

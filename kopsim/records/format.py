@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import InputError, Problem
+from ..engine.reference import Deal
+from ..rules.codes import TIER_NAMES, WINNER_NAMES
 from ..rules.model import MAX_SEATS, MIN_SEATS
 
 
@@ -108,6 +110,40 @@ def record_from_state(state, seed: int, hand_index: int, session: int | None = N
         tier=o.tier,
         payouts=list(o.payouts),
     )
+
+
+def batch_record(res, i: int, session: int | None = None) -> HandRecord:
+    """Hand i of a kernel batch (`engine.kernel.BatchResult`) as a hand record: the same record
+    the reference engine's play of that hand gives (`record_from_state`)."""
+    cr = res.compiled
+    r, names, n = cr.rules, cr.cards, cr.tables.n_seats
+    deal = Deal.dealt(r, res.perm[i], int(res.dealers[i]))
+    auction = [{"seat": int(res.call_seat[i, j]), "call": cr.call_names[int(res.calls[i, j])]}
+               for j in range(int(res.ncalls[i]))]
+    k = int(res.contract[i])
+    tricks = []
+    if not r.contracts[cr.contract_names[k]].instant:
+        played = res.cards[i]
+        tricks = [{"leader": int(res.leaders[i, t]),
+                   "cards": [names[c] for c in played[n * t:n * t + n]],
+                   "winner": int(res.trick_winners[i, t])} for t in range(cr.n_cards // n)]
+    old, decl = int(res.old[i]), int(res.declarer[i])
+    return HandRecord(
+        ruleset=r.name, ruleset_sha256=cr.sha256, seed=int(res.seeds[i]),
+        hand_index=int(res.hand_index[i]), session=session, dealer=deal.dealer,
+        hands=[list(h) for h in deal.hands], auction=auction, contract=cr.contract_names[k],
+        declarer=None if decl < 0 else decl, old_side=[s for s in range(n) if (old >> s) & 1],
+        doubles=int(res.doubles[i]), tricks=tricks,
+        points=[float(x) for x in res.points[i]], tricks_won=[int(x) for x in res.tricks[i]],
+        winner=WINNER_NAMES[int(res.winner[i])], tier=TIER_NAMES[int(res.tier[i])],
+        payouts=[float(x) for x in res.payouts[i]],
+    )
+
+
+def batch_records(res, session: int | None = None) -> Iterator[HandRecord]:
+    """Every hand of a kernel batch as a hand record, in order."""
+    for i in range(len(res)):
+        yield batch_record(res, i, session)
 
 
 def open_log(path: str | Path):

@@ -19,12 +19,10 @@ from functools import cached_property
 
 import numpy as np
 
-from ..engine.codes import (GOAL_NAMES, LOSER_RULES, TIE_RULES, CALL_ASK, CALL_BID, CALL_PASS,
-                            MULT_NAMES,
-                            N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR, P_POS, STYLE_NAMES,
-                            TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ,
-                            TIER_TIE, WINNER_NAMES)
-from ..engine.tables import RuleTables
+from .codes import (GOAL_NAMES, LOSER_RULES, TIE_RULES, CALL_ASK, CALL_BID, CALL_PASS, MULT_NAMES,
+    N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR, P_POS, STYLE_NAMES,
+    TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE, WINNER_NAMES)
+from .tables import RuleTables
 from .model import Predicate, Ramsch, Ruleset, positions
 from .validate import max_auction_calls
 

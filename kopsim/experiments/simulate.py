@@ -5,16 +5,20 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
-from ..rules.compile import compile_rules
-from ..records.format import HandRecord, open_log
+from ..engine.layout import DealLayout, ruleset_layout
+from ..engine.sessions import series_points
+from ..records.format import HandRecord, batch_record, open_log
+from ..rules.compile import CompiledRules, compile_rules
 from ..rules.load import BUNDLED_DIR, resolve_path
 from ..rules.model import Ruleset, Session
-from .layout import Chunk, iter_run
-from .sessions import series_points
 from ..terminal import compile_notice, progress_bar
+
+if TYPE_CHECKING:  # the compiled kernel loads only when hands are played
+    from ..engine.kernel import BatchResult
 
 
 @dataclass
@@ -73,6 +77,59 @@ class Summary:
         return "\n".join(lines)
 
 
+@dataclass
+class Chunk:
+    result: BatchResult  # its hand_index is the index in the run, or in the session
+    deal_id: np.ndarray
+    session: np.ndarray | None  # session of each hand (None: the ruleset has no sessions)
+    # bankroll sessions: result.payouts is what moved; these are the rules' price of each hand
+    # and the cards each seat held before it, and the sessions that ended on these hands
+    nominal_payouts: np.ndarray | None = None
+    bankroll: np.ndarray | None = None
+    ended: dict | None = None
+
+
+def iter_run(cr: CompiledRules, run_seed: int, n_hands: int, chunk: int = 65536,
+             bots: list | None = None) -> Iterator[Chunk]:
+    """The first n_hands hands of a run of the ruleset's own sessions, chunk by chunk, in
+    order; `bots` as play_batch takes them (default: random in every seat)."""
+    from ..bots.seated import play_batch
+    layout = ruleset_layout(cr, run_seed)
+    if layout.session == "bankroll":
+        yield from bankroll_run(cr, layout, n_hands, chunk, bots)
+        return
+    for first in range(0, n_hands, chunk):
+        deals = layout.hands(first, min(chunk, n_hands - first))
+        res = play_batch(cr, deals.seed, deals.dealer, deals.hand_index, bots)
+        yield Chunk(res, deals.deal_id, deals.session)
+
+
+def bankroll_run(cr: CompiledRules, layout: DealLayout, n_hands: int,
+                 chunk: int, bots: list | None = None) -> Iterator[Chunk]:
+    """Sessions end when a player is out, which only play reveals: play deals in order and let
+    the bankroll scan keep the hands of each session."""
+    from ..bots.seated import play_batch
+    from ..engine.kernel import take
+    from ..engine.session_rows import BankrollCarry, bankroll_scan, ended_before
+
+    carry = BankrollCarry()
+    produced, cursor = 0, 0
+    while produced < n_hands:
+        deals = layout.deals(cursor, cursor + chunk)
+        cursor += chunk
+        res = play_batch(cr, deals.seed, deals.dealer, deals.deal_id, bots)
+        scan = bankroll_scan(cr.rules.session, carry, deals.deal_id, res.payouts, final=False)
+        carry = scan.carry
+        n = min(len(scan.keep), n_hands - produced)
+        if n == 0:
+            continue
+        part = take(res, scan.keep[:n]).with_columns(payouts=scan.paid[:n])
+        part.hand_index = scan.hand_index[:n].astype(np.int64)
+        produced += n
+        yield Chunk(part, deals.deal_id[scan.keep[:n]], scan.session[:n].astype(np.int64),
+                    res.payouts[scan.keep[:n]], scan.held[:n], ended_before(scan, n))
+
+
 def user_ruleset_file(name_or_path: str) -> str | None:
     """The absolute path of a ruleset file of the user's, None for a bundled ruleset: what the
     records of a log hold so that `kopsim replay` can name the file to pass."""
@@ -85,7 +142,7 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
              progress: bool | None = None, bot=None) -> Summary:
     """Play and summarise `hands` hands, `bot` (a BotSpec that plays in the kernel; default
     random) in every seat; progress on stderr when it is a terminal (or forced)."""
-    from .kernel import _play_batch
+    from ..engine.kernel import _play_batch
 
     cr = compile_rules(rules)
     out = Summary(rules, "random" if bot is None else bot.label)
@@ -123,8 +180,8 @@ def simulate(rules: Ruleset, hands: int, seed: int, log_path: str | None = None,
 def _build(cr, bot) -> float:
     """Seconds to build (or load) the compiled code the run plays with: one hand played first,
     so that the time of play is play."""
-    from .kernel import play_batch
-    from .layout import hand_seeds
+    from ..bots.seated import play_batch
+    from ..engine.layout import hand_seeds
 
     t0 = time.perf_counter()
     play_batch(cr, hand_seeds(0, 0, 1), np.zeros(1, np.int64), None,
@@ -177,7 +234,8 @@ def _count_bankroll_sessions(out: Summary, ended: dict) -> None:
 def _write_log(log, ch: Chunk, ruleset_file: str | None) -> None:
     res = ch.result
     for i in range(len(res)):
-        rec: HandRecord = res.record(i, None if ch.session is None else int(ch.session[i]))
+        session = None if ch.session is None else int(ch.session[i])
+        rec: HandRecord = batch_record(res, i, session)
         rec.ruleset_file = ruleset_file
         if ch.bankroll is not None:
             rec.nominal_payouts = [float(x) for x in ch.nominal_payouts[i]]
