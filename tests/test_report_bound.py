@@ -29,7 +29,7 @@ def test_the_fraction_is_the_ratio_of_mean_gains_over_the_heuristic():
         pays.append((bound, h1, fair, h2))
     df = _hands(pays)
     lineups = df.select("variant", *[f"bot_{s}" for s in range(4)]).unique()
-    (q, bound, fair), = gap_queries(df.lazy(), lineups).values()
+    (q, bound, fair), = gap_queries(df.lazy(), lineups, 4).values()
     row, = gap_closed(q.collect(), "v", bound, fair)
     assert bound == BOUND and fair == ["fair"] and row["hands"] == 4000
     x = np.array([p[2] - (p[1] + p[3]) / 2 for p in pays])
@@ -45,4 +45,4 @@ def test_no_fraction_without_a_bound_a_heuristic_and_a_fair_bot_at_every_hand():
                  ["random", "heuristic", "fair", "heuristic"]):
         d = df.with_columns(*[pl.lit(bots[s]).alias(f"bot_{s}") for s in range(4)])
         lineups = d.select("variant", *[f"bot_{s}" for s in range(4)]).unique()
-        assert gap_queries(d.lazy(), lineups) == {}
+        assert gap_queries(d.lazy(), lineups, 4) == {}

@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 from kopsim.report.analysis import analyse
-from kopsim.report.read import HAND_COLUMNS, SESSION_COLUMNS, load_results
+from kopsim.report.read import hand_columns, load_results, session_columns
 from kopsim.rules.load import load_ruleset
 from kopsim.experiments.simulate import simulate
 
@@ -39,11 +39,11 @@ def test_layout_and_columns_follow_docs_results_md(folder):
     assert [f.name for f in files] == ["chunk-000000.parquet", "chunk-000001.parquet",
                                        "chunk-000002.parquet"]
     df = pl.read_parquet(files[0])
-    assert set(HAND_COLUMNS) <= set(df.columns)
+    assert set(hand_columns(4)) <= set(df.columns)
     assert df.schema["deal_id"] == pl.Int64 and df.schema["session"] == pl.Int32
     assert df.schema["dealer"] == pl.Int8 and df.schema["declarer"] == pl.Int8
     assert df.schema["tricks_0"] == pl.Int8
-    for col, kind in HAND_COLUMNS.items():
+    for col, kind in hand_columns(4).items():
         if kind in DOC_TYPES:
             assert df.schema[col] == DOC_TYPES[kind], col
     assert set(df["winner"].drop_nulls().unique()) <= {"old", "young"}
@@ -52,7 +52,7 @@ def test_layout_and_columns_follow_docs_results_md(folder):
     sp = pl.read_parquet(folder / "hands" / "sportowy")
     assert sp["session"].to_list()[:33] == [0] * 32 + [1]
     s = pl.read_parquet(folder / "sessions" / "sportowy")
-    assert set(SESSION_COLUMNS) <= set(s.columns)
+    assert set(session_columns(4)) <= set(s.columns)
     assert s["complete"].to_list() == [True] * 93 + [False]  # 3000 = 93 × 32 + 24
     assert s["hands"].to_list()[-1] == 24
 

@@ -120,14 +120,96 @@ def test_the_cli_plays_a_table_of_five_and_refuses_what_it_cannot(capsys):
     assert "table of 4" in err and "Traceback" not in err
 
 
-def test_an_experiment_refuses_a_table_its_results_cannot_hold(tmp_path, capsys):
+def _three_seat_experiment(tmp_path, deals: int = 600) -> Path:
+    """Two variants at three seats (the second pays double for a solo), a bot a seat rotating
+    every round, and the rulesets' series of nine hands scored as sessions."""
+    table = SEATS / "three-handed.toml"
+    series = ('session = { kind = "series", hands = 9, placement_points = [3, 1, 0] }')
+    exp = tmp_path / "e.toml"
+    exp.write_text(f'name = "e"\ndeals = {deals}\nseed = 3\nsessions = true\nrotate = true\n'
+                   'bots = ["heuristic", "random", "random"]\n'
+                   f'[[variants]]\nruleset = "{table}"\nlabel = "base"\n'
+                   f'overrides = {{ {series} }}\n'
+                   f'[[variants]]\nruleset = "{table}"\nlabel = "dear-solo"\n'
+                   f'overrides = {{ {series}, contracts = {{ solo = {{ payout = {{ won = 6, '
+                   'lost = 6 } } } }\n')
+    return exp
+
+
+def test_an_experiment_at_three_seats_writes_a_column_a_seat_and_reports_three_positions(
+        tmp_path):
+    """The results folder of a table of three holds seats 0..2 (no fourth column), the deal's
+    dealer is deal_id % 3, rotation turns the line-up one seat every three deals, and the
+    report's tables count three positions: forehand, second and the dealer."""
+    import polars as pl
+
+    from kopsim.experiments.results_folder import read_hands, read_sessions
+    from kopsim.report.analysis import analyse
+    from kopsim.report.read import load_results
+
+    out = tmp_path / "out"
+    assert main(["run", str(_three_seat_experiment(tmp_path)), "--out", str(out)]) == 0
+    hands = read_hands(out, seats=3)
+    assert len(hands) == 1200
+    assert {"payout_2", "bot_2", "old_2"} <= set(hands.columns)
+    assert not any(c.endswith("_3") for c in hands.columns)
+    assert (hands["dealer"].to_numpy() == hands["deal_id"].to_numpy() % 3).all()
+    pay = hands.select([f"payout_{s}" for s in range(3)]).to_numpy()
+    assert np.abs(pay.sum(axis=1)).max() < 1e-9  # zero-sum at three
+    first = hands.filter(pl.col("variant") == "base").sort("deal_id")
+    seat_of_heuristic = [[first[f"bot_{s}"][d] for s in range(3)].index("heuristic")
+                         for d in range(9)]
+    assert seat_of_heuristic == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    sessions = read_sessions(out, seats=3)
+    assert not any(c.endswith("_3") for c in sessions.columns)
+    assert len(sessions) == 2 * 67 and sessions["complete"].sum() == 2 * 66  # 600 = 66 * 9 + 6
+    placed = sessions.filter(pl.col("complete")).select(
+        [f"place_points_{s}" for s in range(3)]).to_numpy()
+    assert (np.sort(placed, axis=1) == [0, 1, 3]).all(axis=1).mean() > 0.5  # ties share
+    res = load_results(out)
+    assert res.seats == 3
+    an = analyse(res)
+    assert an.seats.filter(pl.col("variant") == "base")["position"].to_list() == [
+        "forehand", "second", "dealer"]
+    positions = an.paired.filter(pl.col("metric").str.starts_with("payout, "))
+    assert sorted(set(positions["metric"].to_list())) == [
+        "payout, dealer", "payout, forehand", "payout, second"]
+    solo = an.paired.filter((pl.col("metric") == "stake per hand"))
+    assert solo["diff"][0] > 0  # a dearer solo raises the stake, deal by deal
+    assert main(["report", str(out), "--out", str(tmp_path / "report")]) == 0
+    md = (tmp_path / "report" / "report.md").read_text()
+    assert "table: **three seats**" in md and "every round of three deals" in md
+    assert "seat 2" in md and "seat 3" not in md
+
+
+def test_an_experiment_refuses_variants_of_two_table_sizes_and_a_line_up_of_another(
+        tmp_path, capsys):
     exp = tmp_path / "e.toml"
     exp.write_text(f'name = "e"\ndeals = 100\nbots = "random"\n'
+                   f'variants = ["kop", {{ ruleset = "{SEATS / "three-handed.toml"}" }}]\n')
+    assert main(["run", str(exp), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "variants" in err and "kop 4, three-handed 3" in err and "Traceback" not in err
+    exp.write_text(f'name = "e"\ndeals = 100\nbots = ["random", "random", "random", "random"]\n'
                    f'variants = [{{ ruleset = "{SEATS / "three-handed.toml"}" }}]\n')
     assert main(["run", str(exp), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert "seats 3" in err and "Traceback" not in err
+    assert "one bot per seat (3" in err and "Traceback" not in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_results_folder_claiming_an_impossible_table_is_refused_where_it_says_so(
+        tmp_path, capsys):
+    import json
+
+    out = tmp_path / "out"
+    assert main(["run", str(_three_seat_experiment(tmp_path, 90)), "--out", str(out)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["experiment"]["seats"] = 9
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    assert main(["report", str(out), "--out", str(tmp_path / "report")]) == 2
+    err = capsys.readouterr().err
+    assert "experiment.seats" in err and "Traceback" not in err
 
 
 def test_unequal_sides_under_a_zero_sum_settlement_are_refused():

@@ -20,8 +20,6 @@ from ..rules.load import tomllib
 from ..rules.model import Ruleset
 from ..engine.layout import DealLayout, Deals
 
-SEATS_A = (0, 2)
-
 
 @dataclass
 class DuelResult:

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ..rules.compile import TIERS
+from ..rules.model import DEFAULT_SEATS
 from ..errors import InputError, Problem
 
 MANIFEST = "manifest.json"
@@ -32,38 +33,41 @@ LOCK = "run.lock"
 FORMAT = 1
 
 WINNER_NAMES = ["old", "young"]  # kernel codes 0, 1; -1 is null
-SEATS = range(4)
 
 
 # ------------------------------------------------------------------------------------ schemas
 
 
-def hand_schema() -> dict:
+def hand_schema(seats: int = DEFAULT_SEATS) -> dict:
+    """The hands file's columns at a table of `seats`: a column a seat where docs/results.md
+    writes `_i` (seat i)."""
     import polars as pl
 
+    seat_ids = range(seats)
     s = {"variant": pl.String, "ruleset": pl.String, "deal_id": pl.Int64, "seed": pl.Int64,
          "session": pl.Int32, "hand_index": pl.Int32, "dealer": pl.Int8}
-    s.update({f"bot_{i}": pl.String for i in SEATS})
+    s.update({f"bot_{i}": pl.String for i in seat_ids})
     s.update({"contract": pl.String, "declarer": pl.Int8})
-    s.update({f"old_{i}": pl.Boolean for i in SEATS})
+    s.update({f"old_{i}": pl.Boolean for i in seat_ids})
     s.update({"doubles": pl.Int8, "winner": pl.String, "tier": pl.String})
-    s.update({f"points_{i}": pl.Float64 for i in SEATS})
-    s.update({f"tricks_{i}": pl.Int8 for i in SEATS})
-    s.update({f"payout_{i}": pl.Float64 for i in SEATS})
+    s.update({f"points_{i}": pl.Float64 for i in seat_ids})
+    s.update({f"tricks_{i}": pl.Int8 for i in seat_ids})
+    s.update({f"payout_{i}": pl.Float64 for i in seat_ids})
     # added columns: the rules' price of the hand, which a bankroll session may cut short
-    s.update({f"nominal_payout_{i}": pl.Float64 for i in SEATS})
+    s.update({f"nominal_payout_{i}": pl.Float64 for i in seat_ids})
     return s
 
 
-def session_schema() -> dict:
+def session_schema(seats: int = DEFAULT_SEATS) -> dict:
     import polars as pl
 
+    seat_ids = range(seats)
     s = {"variant": pl.String, "ruleset": pl.String, "session": pl.Int32, "hands": pl.Int32,
          "complete": pl.Boolean}
-    s.update({f"bot_{i}": pl.String for i in SEATS})
-    s.update({f"total_{i}": pl.Float64 for i in SEATS})
-    s.update({f"place_points_{i}": pl.Float64 for i in SEATS})
-    s.update({f"won_{i}": pl.Boolean for i in SEATS})
+    s.update({f"bot_{i}": pl.String for i in seat_ids})
+    s.update({f"total_{i}": pl.Float64 for i in seat_ids})
+    s.update({f"place_points_{i}": pl.Float64 for i in seat_ids})
+    s.update({f"won_{i}": pl.Boolean for i in seat_ids})
     s["first_deal"] = pl.Int64  # extra column: deal id of the session's first hand
     # added columns: the tournament a series belongs to and its round in it (null: no
     # tournament); older folders lack them
@@ -83,7 +87,7 @@ def hand_arrays_from_batch(res) -> dict:
             "payouts": res.payouts}
 
 
-def hand_arrays_from_records(records, contract_names: list[str]) -> dict:
+def hand_arrays_from_records(records, contract_names: list[str], seats: int) -> dict:
     """The same columns from reference-engine `HandRecord`s, coded as the kernel codes them."""
     n = len(records)
     kidx = {c: i for i, c in enumerate(contract_names)}
@@ -92,8 +96,8 @@ def hand_arrays_from_records(records, contract_names: list[str]) -> dict:
     out = {"contract": np.empty(n, np.int64), "declarer": np.empty(n, np.int8),
            "old": np.zeros(n, np.int64), "doubles": np.empty(n, np.int8),
            "winner": np.empty(n, np.int8), "tier": np.empty(n, np.int8),
-           "points": np.empty((n, 4), np.float64), "tricks": np.empty((n, 4), np.int8),
-           "payouts": np.empty((n, 4), np.float64)}
+           "points": np.empty((n, seats), np.float64),
+           "tricks": np.empty((n, seats), np.int8), "payouts": np.empty((n, seats), np.float64)}
     for i, r in enumerate(records):
         out["contract"][i] = kidx[r.contract]
         out["declarer"][i] = -1 if r.declarer is None else r.declarer
@@ -134,7 +138,8 @@ def hands_frame(variant: str, ruleset: str, contract_names: list[str], bot_label
     equal to `payout_*`; a bankroll session then sets `payout_*` to what moved (run.py)."""
     import polars as pl
 
-    n = len(deal_id)
+    n, seats = len(deal_id), seat_bot.shape[1]
+    seat_ids = range(seats)
     cols = {"variant": pl.repeat(variant, n, dtype=pl.String, eager=True),
             "ruleset": pl.repeat(ruleset, n, dtype=pl.String, eager=True),
             "deal_id": pl.Series(np.asarray(deal_id, np.int64)),
@@ -144,8 +149,8 @@ def hands_frame(variant: str, ruleset: str, contract_names: list[str], bot_label
     else:
         cols["session"] = _nullable_int(np.asarray(session, np.int32), pl.Int32)
     cols["hand_index"] = pl.Series(np.asarray(hand_index, np.int32))
-    cols["dealer"] = pl.Series((np.asarray(deal_id) % 4).astype(np.int8))
-    for s in SEATS:
+    cols["dealer"] = pl.Series((np.asarray(deal_id) % seats).astype(np.int8))
+    for s in seat_ids:
         col = seat_bot[:, s]
         if len(bot_labels) == 1 or (n and (col == col[0]).all()):
             label = bot_labels[int(col[0])] if n else bot_labels[0]
@@ -155,7 +160,7 @@ def hands_frame(variant: str, ruleset: str, contract_names: list[str], bot_label
     cols["contract"] = _strings(contract_names, a["contract"])
     cols["declarer"] = _nullable_int(np.asarray(a["declarer"], np.int8), pl.Int8)
     old = np.asarray(a["old"], np.int64)
-    for s in SEATS:
+    for s in seat_ids:
         cols[f"old_{s}"] = pl.Series(((old >> s) & 1).astype(bool))
     cols["doubles"] = pl.Series(np.asarray(a["doubles"], np.int8))
     cols["winner"] = _strings(WINNER_NAMES, a["winner"], null_below_zero=True)
@@ -164,32 +169,34 @@ def hands_frame(variant: str, ruleset: str, contract_names: list[str], bot_label
                           ("payouts", "payout", np.float64),
                           ("payouts", "nominal_payout", np.float64)):
         m = np.asarray(a[key], dt)
-        for s in SEATS:
+        for s in seat_ids:
             cols[f"{name}_{s}"] = pl.Series(np.ascontiguousarray(m[:, s]))
-    return pl.DataFrame(cols, schema=hand_schema())
+    return pl.DataFrame(cols, schema=hand_schema(seats))
 
 
 def sessions_frame(variant: str, ruleset: str, bot_labels: list[str], session: np.ndarray,
                    hands: np.ndarray, complete: np.ndarray, first_deal: np.ndarray,
                    seat_bot: np.ndarray, totals: np.ndarray, place_points: np.ndarray | None,
                    rounds: int | None = None):
-    """One row per session. `place_points` [m, 4] is null where it is NaN (or None: bankroll);
+    """One row per session. `place_points` [m, seats] is null where it is NaN (or None: bankroll);
     `won` is having the most at the end, ties standing; with `rounds` (a tournament's) session
     k is round k % rounds of tournament k // rounds."""
     import polars as pl
 
     m = len(session)
-    totals = np.asarray(totals, np.float64).reshape(m, 4)
+    seats = np.asarray(seat_bot).shape[-1]
+    seat_ids = range(seats)
+    totals = np.asarray(totals, np.float64).reshape(m, seats)
     cols = {"variant": pl.repeat(variant, m, dtype=pl.String, eager=True),
             "ruleset": pl.repeat(ruleset, m, dtype=pl.String, eager=True),
             "session": pl.Series(np.asarray(session, np.int32)),
             "hands": pl.Series(np.asarray(hands, np.int32)),
             "complete": pl.Series(np.asarray(complete, bool))}
-    for s in SEATS:
-        cols[f"bot_{s}"] = _strings(bot_labels, np.asarray(seat_bot, np.int64).reshape(m, 4)[:, s])
-    for s in SEATS:
+    for s in seat_ids:
+        cols[f"bot_{s}"] = _strings(bot_labels, np.asarray(seat_bot, np.int64).reshape(m, seats)[:, s])
+    for s in seat_ids:
         cols[f"total_{s}"] = pl.Series(np.ascontiguousarray(totals[:, s]))
-    for s in SEATS:
+    for s in seat_ids:
         if place_points is None:
             cols[f"place_points_{s}"] = pl.repeat(None, m, dtype=pl.Float64, eager=True)
         else:
@@ -197,7 +204,7 @@ def sessions_frame(variant: str, ruleset: str, bot_labels: list[str], session: n
             cols[f"place_points_{s}"] = pl.Series(col).scatter(np.flatnonzero(np.isnan(col)),
                                                                None) if m else pl.Series(col)
     best = totals.max(axis=1, initial=-np.inf)
-    for s in SEATS:
+    for s in seat_ids:
         cols[f"won_{s}"] = pl.Series(totals[:, s] == best)
     cols["first_deal"] = pl.Series(np.asarray(first_deal, np.int64))
     index = np.asarray(session, np.int64)
@@ -205,7 +212,7 @@ def sessions_frame(variant: str, ruleset: str, bot_labels: list[str], session: n
                         ("round", None if rounds is None else index % rounds)):
         cols[name] = (pl.repeat(None, m, dtype=pl.Int32, eager=True) if value is None
                       else pl.Series(value.astype(np.int32)))
-    return pl.DataFrame(cols, schema=session_schema())
+    return pl.DataFrame(cols, schema=session_schema(seats))
 
 
 def parquet_bytes(df) -> bytes:
@@ -479,11 +486,12 @@ def _read(out: str | Path, table: str, variant: str | None, schema: dict, key: s
     return pl.concat([pl.read_parquet(f) for f in files]).sort(["variant", key])
 
 
-def read_hands(out: str | Path, variant: str | None = None):
-    """Every hand row of a results folder (or of one variant), sorted by variant and deal id."""
-    return _read(out, "hands", variant, hand_schema(), "deal_id")
+def read_hands(out: str | Path, variant: str | None = None, seats: int = DEFAULT_SEATS):
+    """Every hand row of a results folder (or of one variant), sorted by variant and deal id;
+    `seats` shapes the empty frame of a folder without hands."""
+    return _read(out, "hands", variant, hand_schema(seats), "deal_id")
 
 
-def read_sessions(out: str | Path, variant: str | None = None):
+def read_sessions(out: str | Path, variant: str | None = None, seats: int = DEFAULT_SEATS):
     """Every session row (or one variant's), sorted by variant and session."""
-    return _read(out, "sessions", variant, session_schema(), "session")
+    return _read(out, "sessions", variant, session_schema(seats), "session")

@@ -156,7 +156,7 @@ def _play_chunk(t: ChunkTask) -> ChunkResult:
             recs.append(record_from_state(st, int(seeds[i]), int(hand_index[i]), sess_list[i],
                                           sha256=sha))
         names = list(rules.contracts)
-        a = R.hand_arrays_from_records(recs, names)
+        a = R.hand_arrays_from_records(recs, names, rules.deck.players)
         if t.log:
             lines = [_logged(r, v) for r in recs]
     labels = [b.label for b in t.bots]
@@ -207,7 +207,6 @@ def _series_sessions(t: ChunkTask, d, session, payouts, labels, seat_bot):
 
 # ------------------------------------------------------------------------ bankroll sessions
 
-NOMINAL = [f"nominal_payout_{i}" for i in range(4)]
 CARRY0 = BankrollCarry()  # a run's start: no session yet
 
 
@@ -255,11 +254,12 @@ def _carry_from_files(out: Path, v: Variant, k: int) -> BankrollCarry:
 
     from ..engine.session_rows import bankroll_scan
 
+    nominal = [f"nominal_payout_{s}" for s in range(v.rules.deck.players)]
     parts = []
     last = None
     for j in range(k - 1, -1, -1):
         df = pl.read_parquet(R.hands_path(out, v.label, j),
-                             columns=["deal_id", "session"] + NOMINAL)
+                             columns=["deal_id", "session"] + nominal)
         if not len(df):
             continue
         if last is None:
@@ -272,7 +272,7 @@ def _carry_from_files(out: Path, v: Variant, k: int) -> BankrollCarry:
         return CARRY0
     rows = pl.concat(parts).sort("deal_id")
     start = BankrollCarry(next_session=int(last))
-    pay = rows.select(NOMINAL).to_numpy()  # the walk prices hands as the run did: nominally
+    pay = rows.select(nominal).to_numpy()  # the walk prices hands as the run did: nominally
     return bankroll_scan(v.rules.session, start, rows["deal_id"].to_numpy(), pay,
                          final=False).carry
 

@@ -3,7 +3,7 @@ them).
 
 An experiment is variants (rulesets) x a bot line-up x a number of deals. Every hand is a pure
 function of (run seed, deal id), laid out by kopsim/engine/layout.py: its seed is
-`hand_seed(seed, deal_id)`, its dealer `deal_id % 4`, its line-up the experiment's, rotated by a
+`hand_seed(seed, deal_id)`, its dealer `deal_id % n` at n seats, its line-up the experiment's, rotated by a
 function of the deal id, and its session (the ruleset's own scoring over many hands, when the
 experiment plays sessions) follows from the deal id too, except for bankroll sessions, which end
 in play. So every variant plays the same deals (common random numbers), and the number of jobs,
@@ -33,7 +33,7 @@ from ..engine.layout import DealLayout, series_stride
 from ..errors import InputError, Problem, did_you_mean, dotted, plain_message
 from ..rules.inherit import inherit
 from ..rules.load import NoSuchRuleset, echo, load_raw, read_toml, ruleset_from_dict
-from ..rules.model import Ruleset
+from ..rules.model import DEFAULT_SEATS, Ruleset
 
 KERNEL_CHUNK = 65536  # deals per chunk when every bot runs in the batch kernel
 REFERENCE_CHUNK = 256  # ... when a plain-Python bot makes every hand go through the reference engine
@@ -98,10 +98,10 @@ class ExperimentFile(_Model):
     seed: int = Field(0, ge=0, lt=2**63)
     sessions: bool = False  # play each ruleset's own session scoring, where it has one
     tournaments: bool = False  # play series as the rounds of each ruleset's tournament
-    rotate: Any = False  # false, true (one seat every 4 deals) or "session"
+    rotate: Any = False  # false, true (one seat every n deals at n seats) or "session"
     engine: Literal["auto", "kernel", "reference"] = "auto"
     chunk: Optional[int] = Field(None, ge=1, le=MAX_CHUNK)  # deals per chunk
-    bots: Any  # a bot for every seat, or a list of 4; a bot is a name or a table with `name`
+    bots: Any  # a bot for every seat, or one a seat; a bot is a name or a table with `name`
     variants: list[Any] = Field(min_length=1)  # names, paths or VariantFile tables
 
 
@@ -113,7 +113,7 @@ class Variant:
     overrides: dict
     session: str | None = None  # "series" or "bankroll" when the experiment plays sessions
     length: int | None = None  # series: hands per session
-    stride: int | None = None  # series: deals per session slot (length rounded up to 4)
+    stride: int | None = None  # series: deals per session slot (length rounded up to n seats)
     rounds: int | None = None  # tournaments: series per tournament
     plan: tuple[tuple[int, ...], ...] | None = None  # tournaments: seating plan (None: drawn)
     # the user's ruleset file, absolute, when the variant plays it as it is (no overrides): what
@@ -141,7 +141,7 @@ class Experiment:
     deals: int
     seed: int
     sessions: bool
-    rotate: str | None  # None, "round" (every 4 deals) or "session"
+    rotate: str | None  # None, "round" (every n deals at n seats) or "session"
     period: int | None  # deals between rotations
     engine: str  # "kernel" or "reference"
     chunk: int
@@ -149,6 +149,11 @@ class Experiment:
     lineup: list[int]  # seat -> index in bots, before rotation
     variants: list[Variant]
     overrides: dict = field(default_factory=dict)  # from the command line
+
+    @property
+    def seats(self) -> int:
+        """The table every variant is played at: one bot a seat."""
+        return len(self.lineup)
 
     @property
     def chunks(self) -> int:
@@ -166,7 +171,7 @@ class Experiment:
                           v.rounds, v.plan)
 
     def seat_bots(self, deal_ids: np.ndarray) -> np.ndarray:
-        """[n, 4] indices into `bots`: who sits where at each deal."""
+        """[deals, seats] indices into `bots`: who sits where at each deal."""
         return self.layout().seat_bots(deal_ids)
 
     def bots_at(self, deal_id: int) -> list[str]:
@@ -205,7 +210,7 @@ class Experiment:
             "experiment": {
                 "name": self.name, "description": self.description,
                 "file": None if self.path is None else str(self.path),
-                "deals": self.deals, "seed": self.seed, "sessions": self.sessions,
+                "seats": self.seats, "deals": self.deals, "seed": self.seed, "sessions": self.sessions,
                 "rotate": self.rotate, "rotation_period": self.period, "engine": self.engine,
                 "overrides": self.overrides,
                 "bots": [dict(seat=s, **self._bot_json(self.bots[i]))
@@ -218,9 +223,11 @@ class Experiment:
             "seeds": {"run_seed": self.seed,
                       "hand_seed": "kopsim.engine.rng.hand_seed(run_seed, deal_id): the same deal id "
                                    "has the same seed in every variant",
-                      "dealer": "deal_id % 4; a session starts on a deal id divisible by 4",
+                      "dealer": f"deal_id % {self.seats}; a session starts on a deal id "
+                                f"divisible by {self.seats}",
                       "rotation": None if self.period is None else
-                      f"the line-up moves (deal_id // {self.period}) % 4 seats clockwise",
+                      f"the line-up moves (deal_id // {self.period}) % {self.seats} seats "
+                      "clockwise",
                       **({"seating": "tournaments: kopsim.engine.layout.tournament_seating("
                           "run_seed, session, rounds, plan) seats the line-up's players"}
                          if any(v.rounds for v in self.variants) else {})},
@@ -264,11 +271,12 @@ def experiment_from_dict(data: dict, path: Path | None = None, deals: int | None
     if not (isinstance(f.rotate, bool) or f.rotate == "session"):
         problems.append(Problem(src, "rotate", f"expected true, false or \"session\" "
                                 f"(got {f.rotate!r})"))
-    bots, lineup = _lineup(_bot_specs(f, src, problems), src, problems)
-    engine = _engine(f.engine, bots, src, problems)
     variants = _variants(f, src, base, problems)
+    seats = _table_size(variants, src, problems)
+    bots, lineup = _lineup(_bot_specs(f, seats, src, problems), seats, src, problems)
+    engine = _engine(f.engine, bots, src, problems)
     _playable(bots, variants, src, problems)
-    rotate, period = _rotation(f.rotate, variants, src, problems)
+    rotate, period = _rotation(f.rotate, variants, seats, src, problems)
     if f.tournaments:
         _tournaments(variants, f, src, problems)
     name = _experiment_name(f, path, src, problems)
@@ -309,17 +317,31 @@ def _read_file(data: dict, src: str, problems: list[Problem]) -> ExperimentFile:
                                                  **fine})
 
 
-def _bot_specs(f: ExperimentFile, src: str, problems: list[Problem]) -> list[BotSpec]:
-    """The bot of each seat as given (one for all seats, or a list of 4)."""
+def _table_size(variants: list[Variant], src: str, problems: list[Problem]) -> int:
+    """The seats of the variants' table (deck.players): one for the whole experiment, whose
+    line-up, rotation and results columns are a seat each (four when no variant loaded)."""
+    sizes = {v.rules.deck.players for v in variants}
+    if len(sizes) > 1:
+        said = ", ".join(f"{v.label} {v.rules.deck.players}" for v in variants)
+        problems.append(Problem(src, "variants", "the variants seat different tables "
+                                f"({said}): an experiment compares variants of one table "
+                                "size; run each size as its own experiment"))
+    return variants[0].rules.deck.players if variants else DEFAULT_SEATS
+
+
+def _bot_specs(f: ExperimentFile, seats: int, src: str,
+               problems: list[Problem]) -> list[BotSpec]:
+    """The bot of each seat as given (one for all seats, or a list of one a seat)."""
     if not isinstance(f.bots, (str, dict, list)):
         raise InputError(problems + [Problem(src, "bots", "expected a bot (a name or a table "
-                                             f"with `name`) or a list of 4 (got {f.bots!r})")])
-    raw_bots = f.bots if isinstance(f.bots, list) else [f.bots] * 4
-    if len(raw_bots) != 4:
-        problems.append(Problem(src, "bots", f"give one bot per seat (4), or one bot for all "
-                                f"seats; got {len(raw_bots)}"))
+                                             f"with `name`) or a list of {seats} (got "
+                                             f"{f.bots!r})")])
+    raw_bots = f.bots if isinstance(f.bots, list) else [f.bots] * seats
+    if len(raw_bots) != seats:
+        problems.append(Problem(src, "bots", f"give one bot per seat ({seats}, the variants' "
+                                f"table), or one bot for all seats; got {len(raw_bots)}"))
     specs: list[BotSpec] = []
-    for i, b in enumerate(raw_bots[:4]):
+    for i, b in enumerate(raw_bots[:seats]):
         where = f"{src}: bots" if not isinstance(f.bots, list) else f"{src}: bots[{i}]"
         if not isinstance(b, (str, dict)):
             problems.append(Problem(where, "", f"expected a bot name or a table with `name` "
@@ -334,13 +356,13 @@ def _bot_specs(f: ExperimentFile, src: str, problems: list[Problem]) -> list[Bot
     return specs
 
 
-def _lineup(specs: list[BotSpec], src: str,
+def _lineup(specs: list[BotSpec], seats: int, src: str,
             problems: list[Problem]) -> tuple[list[BotSpec], list[int]]:
-    """The distinct bots (by label) and which of them sits in each seat; none unless all 4
-    seats have a bot."""
+    """The distinct bots (by label) and which of them sits in each seat; none unless every
+    seat has a bot."""
     bots: list[BotSpec] = []
     lineup: list[int] = []
-    if len(specs) == 4:
+    if len(specs) == seats:
         for i, s in enumerate(specs):
             same = [j for j, b in enumerate(bots) if b.label == s.label]
             if same:
@@ -358,12 +380,6 @@ def _lineup(specs: list[BotSpec], src: str,
 def _playable(bots: list[BotSpec], variants: list[Variant], src: str,
               problems: list[Problem]) -> None:
     for v in variants:
-        if v.rules.deck.players != len(R.SEATS):
-            problems.append(Problem(src, f"variants.{v.label}", f"{v.rules.name} seats "
-                                    f"{v.rules.deck.players}: results folders hold tables of "
-                                    f"{len(R.SEATS)} seats only yet (kopsim simulate, play and "
-                                    "duel play any table)"))
-            continue
         for b in bots:
             why = b.cannot_play(v.rules)
             if why:
@@ -416,13 +432,14 @@ def _variants(f: ExperimentFile, src: str, base: Path, problems: list[Problem]) 
     return variants
 
 
-def _rotation(given: Any, variants: list[Variant], src: str,
+def _rotation(given: Any, variants: list[Variant], seats: int, src: str,
               problems: list[Problem]) -> tuple[str | None, int | None]:
-    """The seat rotation ("round", "session" or None) and its period in deals."""
+    """The seat rotation ("round": one seat every round of deals, "session" or None) and its
+    period in deals."""
     rotate: str | None = None
     period: int | None = None
     if given is True:
-        rotate, period = "round", 4
+        rotate, period = "round", seats
     elif given == "session":
         rotate = "session"
         kinds = {v.session for v in variants}
@@ -567,7 +584,7 @@ def plan_text(exp: Experiment, out: Path, log: bool) -> str:
     if exp.description:
         lines.append(f"  {exp.description}")
     seats = ", ".join(f"{s}: {exp.bots[i].label}" for s, i in enumerate(exp.lineup))
-    rot = {None: "fixed", "round": "rotated one seat every 4 deals",
+    rot = {None: "fixed", "round": f"rotated one seat every {exp.seats} deals",
            "session": f"rotated one seat every session ({exp.period} deals)"}[exp.rotate]
     lines.append(f"  seats {seats} ({rot})")
     for v in exp.variants:

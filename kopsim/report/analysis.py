@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from ..rules.diff import Change, diff_rules
-from ..rules.model import POSITIONS  # counted from the dealer's left
+from ..rules.model import positions  # counted from the dealer's left
 from .cited import cited_deals
-from .read import SEATS, Results
+from .read import Results
 from .stats import mean_ci, moments, significant, wilson
 from .wording import Wording, wording
 
@@ -27,22 +27,38 @@ TIER_KEYS = ("schneider", "schwarz", "tie")  # the outcomes table's rows, in ord
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000",
            "#F0E442")
 
-# per-hand measures compared deal by deal between a variant and the first: (key, label, unit);
-# the tie's label ("52:52") comes from the rulesets, see paired_metrics
-PAIRED_METRICS = (
+# per-hand measures compared deal by deal between a variant and the first: (key, label, unit),
+# then the payout of each position of the table; the tie's label ("52:52") comes from the
+# rulesets, see paired_metrics
+HAND_METRICS = (
     ("old_win", "old side (declarer) wins", "rate"),
     ("schneider_schwarz", "schneider or schwarz", "rate"),
     ("tie", "tie", "rate"),
     ("old_pts", "old-side card points", "points"),
     ("doubles", "counted doubles", "doubles"),
     ("stake", "stake per hand", "payout"),
-    *[(f"pos_{p}", f"payout, {name}", "payout") for p, name in enumerate(POSITIONS)],
 )
-# what decides the play of a hand and what was paid for it, compared deal by deal: when every
-# deal is played the same but paid differently, only the price table differs
-PLAY_COLUMNS = ("contract", "doubles", "winner", "tier", *[f"old_{s}" for s in SEATS],
-                *[f"points_{s}" for s in SEATS])
-PAY_COLUMNS = tuple(f"payout_{s}" for s in SEATS)
+
+
+def metric_keys(seats: int) -> tuple[tuple[str, str, str], ...]:
+    """HAND_METRICS and the payout of each position at a table of `seats`."""
+    return HAND_METRICS + tuple((f"pos_{p}", f"payout, {name}", "payout")
+                                for p, name in enumerate(positions(seats)))
+
+
+def play_columns(seats: int) -> tuple[str, ...]:
+    """What decides the play of a hand, compared deal by deal (with pay_columns, what was paid
+    for it: when every deal is played the same but paid differently, only the price differs)."""
+    return ("contract", "doubles", "winner", "tier", *[f"old_{s}" for s in range(seats)],
+            *[f"points_{s}" for s in range(seats)])
+
+
+def pay_columns(seats: int) -> tuple[str, ...]:
+    return tuple(f"payout_{s}" for s in range(seats))
+
+
+def bot_columns(seats: int) -> list[str]:
+    return [f"bot_{s}" for s in range(seats)]
 
 
 def tier_labels(words: Wording) -> dict[str, str]:
@@ -50,10 +66,10 @@ def tier_labels(words: Wording) -> dict[str, str]:
     return {"schneider": "schneider", "schwarz": "schwarz", "tie": words.tie}
 
 
-def paired_metrics(words: Wording) -> tuple[tuple[str, str, str], ...]:
-    """PAIRED_METRICS with the tie named as these rulesets name it."""
+def paired_metrics(words: Wording, seats: int) -> tuple[tuple[str, str, str], ...]:
+    """The measures compared deal by deal, with the tie named as these rulesets name it."""
     return tuple((key, words.tie if key == "tie" else label, unit)
-                 for key, label, unit in PAIRED_METRICS)
+                 for key, label, unit in metric_keys(seats))
 
 
 @dataclass
@@ -78,6 +94,14 @@ class Analysis:
     session_bots: pl.DataFrame | None = None
     session_length_hist: pl.DataFrame | None = None
     rule_diffs: dict[str, list[Change] | None] = field(default_factory=dict)
+
+    @property
+    def n_seats(self) -> int:
+        """The seats of the experiment's table: a column of the hands a seat."""
+        return self.results.seats
+
+    def positions(self) -> tuple[str, ...]:
+        return positions(self.n_seats)
     notes: list[str] = field(default_factory=list)
     lineups: pl.DataFrame | None = None  # variant, bot_0 .. bot_3, hands, share
     same_play: pl.DataFrame | None = None  # per other variant: deals played and paid the same
@@ -148,20 +172,20 @@ def _play_order(r) -> list[str]:
     return [c for c in unbid if c in r.contracts] + rest + r.bids()
 
 
-def _pos_payout(p: int) -> pl.Expr:
-    """The payout of the seat at position p (0 forehand ... 3 dealer) of each hand."""
+def _pos_payout(p: int, seats: int) -> pl.Expr:
+    """The payout of the seat at position p (0 forehand ... seats - 1 dealer) of each hand."""
     d = pl.col("dealer")
-    e = pl.when(d == 0).then(pl.col(f"payout_{(1 + p) % 4}"))
-    for dealer in (1, 2):
-        e = e.when(d == dealer).then(pl.col(f"payout_{(dealer + 1 + p) % 4}"))
-    return e.otherwise(pl.col(f"payout_{(3 + 1 + p) % 4}"))
+    e = pl.when(d == 0).then(pl.col(f"payout_{(1 + p) % seats}"))
+    for dealer in range(1, seats - 1):
+        e = e.when(d == dealer).then(pl.col(f"payout_{(dealer + 1 + p) % seats}"))
+    return e.otherwise(pl.col(f"payout_{(seats + p) % seats}"))
 
 
-def _prepared(hands: pl.LazyFrame) -> pl.LazyFrame:
+def _prepared(hands: pl.LazyFrame, seats: int) -> pl.LazyFrame:
     played = ~pl.col("tier").is_in(["instant", "thrown_in"])
     old_pts = pl.sum_horizontal([pl.when(pl.col(f"old_{s}")).then(pl.col(f"points_{s}"))
-                                 .otherwise(0.0) for s in SEATS])
-    stake = pl.sum_horizontal([pl.col(f"payout_{s}").clip(lower_bound=0) for s in SEATS])
+                                 .otherwise(0.0) for s in range(seats)])
+    stake = pl.sum_horizontal([pl.col(f"payout_{s}").clip(lower_bound=0) for s in range(seats)])
     return hands.with_columns(
         played=played,
         old_pts=pl.when(played).then(old_pts),
@@ -200,7 +224,7 @@ def _order_variants(df: pl.DataFrame, labels: list[str], *more: str) -> pl.DataF
 #             dealer, old side won) with counts, sums and sums of squares: contracts, outcomes,
 #             doubling, payouts by position, stakes and card-point means all come from it;
 #   lineups   (variant, bot in each seat): payouts by bot, and the range of deal ids;
-#   histograms of the old side's card points and of the payout 4-tuples;
+#   histograms of the old side's card points and of the payout tuples (a payout a seat);
 #   paired    deal ids in slices of PAIR_SLICE: each slice joins every variant with the baseline
 #             on deal_id and sums the per-deal differences, so no join ever holds more than a
 #             slice (files are written in deal order, so a slice reads only its own chunks).
@@ -212,9 +236,10 @@ def _moment_aggs(expr: pl.Expr, name: str) -> list[pl.Expr]:
     return [expr.sum().alias(f"{name}_s1"), (expr * expr).sum().alias(f"{name}_s2")]
 
 
-def _hand_queries(h: pl.LazyFrame) -> dict[str, pl.LazyFrame]:
+def _hand_queries(h: pl.LazyFrame, n_seats: int) -> dict[str, pl.LazyFrame]:
     pts = pl.col("old_pts")
-    seats = [f"payout_{s}" for s in SEATS]
+    seats = list(pay_columns(n_seats))
+    lineup = bot_columns(n_seats)
     return {
         "cube": h.group_by("variant", "contract", "tier", "doubles", "dealer", "old_win").agg(
             n=pl.len(),
@@ -223,11 +248,11 @@ def _hand_queries(h: pl.LazyFrame) -> dict[str, pl.LazyFrame]:
             pts_n=pts.count(), pts_s1=pts.sum(), pts_s2=(pts * pts).sum(),
             *[pl.col(c).sum().alias(f"s1_{s}") for s, c in enumerate(seats)],
             *[(pl.col(c) ** 2).sum().alias(f"s2_{s}") for s, c in enumerate(seats)]),
-        "lineups": h.group_by("variant", *[f"bot_{s}" for s in SEATS]).agg(
+        "lineups": h.group_by("variant", *lineup).agg(
             n=pl.len(), dmin=pl.col("deal_id").min(), dmax=pl.col("deal_id").max(),
             *[pl.col(c).sum().alias(f"s1_{s}") for s, c in enumerate(seats)],
             *[(pl.col(c) ** 2).sum().alias(f"s2_{s}") for s, c in enumerate(seats)]),
-        "seat_bots": h.group_by("variant", "dealer", *[f"bot_{s}" for s in SEATS]).agg(
+        "seat_bots": h.group_by("variant", "dealer", *lineup).agg(
             n=pl.len(),
             *[pl.col(c).sum().alias(f"s1_{s}") for s, c in enumerate(seats)],
             *[(pl.col(c) ** 2).sum().alias(f"s2_{s}") for s, c in enumerate(seats)]),
@@ -236,7 +261,7 @@ def _hand_queries(h: pl.LazyFrame) -> dict[str, pl.LazyFrame]:
     }
 
 
-def _paired_metrics(h: pl.LazyFrame) -> pl.LazyFrame:
+def _paired_metrics(h: pl.LazyFrame, seats: int) -> pl.LazyFrame:
     return h.select(
         "variant", "deal_id",
         old_win=pl.col("old_win").cast(pl.Float64),
@@ -245,8 +270,8 @@ def _paired_metrics(h: pl.LazyFrame) -> pl.LazyFrame:
         old_pts=pl.col("old_pts"),
         doubles=pl.col("doubles").cast(pl.Float64),
         stake=pl.col("stake"),
-        **{f"pos_{p}": _pos_payout(p) for p in range(4)},
-        **{f"play_{c}": pl.col(c) for c in PLAY_COLUMNS + PAY_COLUMNS},
+        **{f"pos_{p}": _pos_payout(p, seats) for p in range(seats)},
+        **{f"play_{c}": pl.col(c) for c in play_columns(seats) + pay_columns(seats)},
     )
 
 
@@ -255,8 +280,8 @@ def _all_equal(columns) -> pl.Expr:
                               for c in columns])
 
 
-def _paired_slice(m: pl.LazyFrame, base: str, others: list[str], lo: int, hi: int
-                  ) -> list[pl.LazyFrame]:
+def _paired_slice(m: pl.LazyFrame, base: str, others: list[str], lo: int, hi: int,
+                  seats: int) -> list[pl.LazyFrame]:
     """Deals [lo, hi): distinct deal ids per variant, and per other variant the sums of the
     per-deal differences from the baseline."""
     part = m.filter((pl.col("deal_id") >= lo) & (pl.col("deal_id") < hi))
@@ -266,11 +291,11 @@ def _paired_slice(m: pl.LazyFrame, base: str, others: list[str], lo: int, hi: in
     for other in others:
         b = part.filter(pl.col("variant") == other).drop("variant")
         j = b.join(a, on="deal_id", how="inner", suffix="_base")
-        same = _all_equal(PLAY_COLUMNS)
+        same = _all_equal(play_columns(seats))
         aggs = [pl.len().alias("deals"), pl.lit(other).alias("variant"),
                 same.sum().alias("same_play"),
-                (same & _all_equal(PAY_COLUMNS)).sum().alias("same_pay")]
-        for key, _, _ in PAIRED_METRICS:
+                (same & _all_equal(pay_columns(seats))).sum().alias("same_pay")]
+        for key, _, _ in metric_keys(seats):
             d = pl.col(key) - pl.col(f"{key}_base")
             ok = d.is_not_null()
             aggs += [d.count().alias(f"{key}__n"), d.sum().alias(f"{key}__s1"),
@@ -296,7 +321,7 @@ def _collect(q: pl.LazyFrame | list[pl.LazyFrame], engine: str, res: Results):
                                   f"{str(e).strip().splitlines()[0][:300]}")])
 
 
-def _session_queries(s: pl.LazyFrame) -> dict[str, pl.LazyFrame]:
+def _session_queries(s: pl.LazyFrame, seats: int) -> dict[str, pl.LazyFrame]:
     done = s.filter(pl.col("complete"))
     return {
         "s_overview": s.group_by("variant").agg(
@@ -313,13 +338,13 @@ def _session_queries(s: pl.LazyFrame) -> dict[str, pl.LazyFrame]:
                 pp_mean=pl.col(f"place_points_{s_}").mean(),
                 pp_sd=pl.col(f"place_points_{s_}").std(),
                 total_mean=pl.col(f"total_{s_}").mean(), total_sd=pl.col(f"total_{s_}").std(),
-                wins=pl.col(f"won_{s_}").sum().cast(pl.Int64)) for s_ in SEATS]),
+                wins=pl.col(f"won_{s_}").sum().cast(pl.Int64)) for s_ in range(seats)]),
         "s_bots": pl.concat([
             done.group_by("variant", pl.col(f"bot_{s_}").alias("bot")).agg(
                 n=pl.len(), pp_n=pl.col(f"place_points_{s_}").count(),
                 pp_s1=pl.col(f"place_points_{s_}").sum(),
                 pp_s2=(pl.col(f"place_points_{s_}") ** 2).sum(),
-                wins=pl.col(f"won_{s_}").sum().cast(pl.Int64)) for s_ in SEATS])
+                wins=pl.col(f"won_{s_}").sum().cast(pl.Int64)) for s_ in range(seats)])
         .group_by("variant", "bot").agg(pl.col("n", "pp_n", "pp_s1", "pp_s2", "wins").sum()),
         "s_len": done.group_by("variant", "hands").agg(sessions=pl.len()),
     }
@@ -417,14 +442,14 @@ def _old_points(o: pl.DataFrame, an_variants, labels) -> pl.DataFrame:
     return _order_variants(df, labels)
 
 
-def _seats(dl: pl.DataFrame, labels) -> pl.DataFrame:
+def _seats(dl: pl.DataFrame, labels, seats: int) -> pl.DataFrame:
     rows = []
     for v in labels:
         part = dl.filter(pl.col("variant") == v)
-        for p, name in enumerate(POSITIONS):
+        for p, name in enumerate(positions(seats)):
             n = s1 = s2 = 0.0
             for r in part.iter_rows(named=True):
-                seat = (r["dealer"] + 1 + p) % 4
+                seat = (r["dealer"] + 1 + p) % seats
                 n += r["n"]
                 s1 += r[f"s1_{seat}"]
                 s2 += r[f"s2_{seat}"]
@@ -437,14 +462,15 @@ def _seats(dl: pl.DataFrame, labels) -> pl.DataFrame:
                                       "mean_lo": pl.Float64, "mean_hi": pl.Float64})
 
 
-def _position_bots(sb: pl.DataFrame, labels) -> pl.DataFrame:
+def _position_bots(sb: pl.DataFrame, labels, seats: int) -> pl.DataFrame:
     """Each bot's mean payout in each seat position (a bot in two seats of a line-up counts
     in both), from the per-dealer, per-line-up sums."""
     acc: dict[tuple, list[float]] = {}
+    names = positions(seats)
     for r in sb.iter_rows(named=True):
-        for seat in range(4):
-            p = (seat - r["dealer"] - 1) % 4
-            key = (r["variant"], POSITIONS[p], r[f"bot_{seat}"] or "?")
+        for seat in range(seats):
+            p = (seat - r["dealer"] - 1) % seats
+            key = (r["variant"], names[p], r[f"bot_{seat}"] or "?")
             a = acc.setdefault(key, [0.0, 0.0, 0.0])
             a[0] += r["n"]
             a[1] += r[f"s1_{seat}"]
@@ -455,7 +481,7 @@ def _position_bots(sb: pl.DataFrame, labels) -> pl.DataFrame:
         lo, hi = mean_ci(n, mean, sd)
         rows.append({"variant": v, "position": position, "bot": bot, "seat_hands": int(n),
                      "mean": mean, "mean_lo": lo, "mean_hi": hi,
-                     "_p": POSITIONS.index(position)})
+                     "_p": names.index(position)})
     df = pl.DataFrame(rows, schema={"variant": pl.String, "position": pl.String,
                                     "bot": pl.String, "seat_hands": pl.Int64,
                                     "mean": pl.Float64, "mean_lo": pl.Float64,
@@ -514,12 +540,12 @@ def _paired_row(v: str, base: str, metric: str, unit: str, n: int, s1: float, s2
             "significant": bool(n) and significant(lo, hi), **more}
 
 
-def _paired(frames: list[tuple[str, pl.DataFrame]], base: str, words: Wording
+def _paired(frames: list[tuple[str, pl.DataFrame]], base: str, words: Wording, seats: int
             ) -> pl.DataFrame:
     rows = []
     for v, f in frames:
         r = f.row(0, named=True)
-        for key, label, unit in paired_metrics(words):
+        for key, label, unit in paired_metrics(words, seats):
             n = r[f"{key}__n"] or 0
             rows.append(_paired_row(
                 v, base, label, unit, n, r[f"{key}__s1"] or 0.0, r[f"{key}__s2"] or 0.0,
@@ -565,26 +591,24 @@ def _same_play(sums: dict[str, pl.DataFrame], base: str) -> pl.DataFrame:
                                       "same_play_and_payouts": pl.Int64})
 
 
-BOT_COLUMNS = [f"bot_{s}" for s in SEATS]
-
-
-def _lineups(lu: pl.DataFrame, labels: list[str]) -> pl.DataFrame:
-    """The bots of the four seats, per variant, most played line-up first."""
+def _lineups(lu: pl.DataFrame, labels: list[str], seats: int) -> pl.DataFrame:
+    """The bots of the seats, per variant, most played line-up first."""
     rank = {v: i for i, v in enumerate(labels)}
+    lineup = bot_columns(seats)
     df = (lu.filter(pl.col("variant").is_in(labels))
-          .group_by("variant", *BOT_COLUMNS).agg(hands=pl.col("n").sum().cast(pl.Int64)))
+          .group_by("variant", *lineup).agg(hands=pl.col("n").sum().cast(pl.Int64)))
     return (df.with_columns(share=pl.col("hands") / pl.col("hands").sum().over("variant"),
                             _rank=pl.col("variant").replace_strict(rank, return_dtype=pl.Int32))
-            .sort(["_rank", "hands", *BOT_COLUMNS], descending=[False, True] + [False] * 4)
+            .sort(["_rank", "hands", *lineup], descending=[False, True] + [False] * seats)
             .drop("_rank"))
 
 
-def _session_rotation(h: pl.LazyFrame) -> pl.LazyFrame:
+def _session_rotation(h: pl.LazyFrame, seats: int) -> pl.LazyFrame:
     """Per variant: sessions, and how many of them change line-up between their hands (the
     bots rotating seats every few deals); a session row's bots are those of its first hand."""
     return (h.filter(pl.col("session").is_not_null())
             .group_by("variant", "session")
-            .agg(lineups=pl.concat_str(BOT_COLUMNS, separator="\x1f", ignore_nulls=True)
+            .agg(lineups=pl.concat_str(bot_columns(seats), separator="\x1f", ignore_nulls=True)
                  .n_unique())
             .group_by("variant")
             .agg(sessions=pl.len(), rotating=(pl.col("lineups") > 1).sum().cast(pl.Int64)))
@@ -598,7 +622,8 @@ def _share(df: pl.DataFrame, count: str) -> pl.DataFrame:
 
 
 def _derive(cube: pl.DataFrame, lineups: pl.DataFrame, pts_hist: pl.DataFrame,
-            pay_tuples: pl.DataFrame, deals: dict[str, int]) -> dict[str, pl.DataFrame]:
+            pay_tuples: pl.DataFrame, deals: dict[str, int], seats: int
+            ) -> dict[str, pl.DataFrame]:
     """The per-table aggregates, from the few passes over the hands."""
     n = pl.col("n")
     ov = cube.group_by("variant").agg(
@@ -626,14 +651,14 @@ def _derive(cube: pl.DataFrame, lineups: pl.DataFrame, pts_hist: pl.DataFrame,
         "pts_p50": pl.Float64, "pts_p90": pl.Float64, "stake_mean": pl.Float64,
         "stake_sd": pl.Float64, "stake_max": pl.Float64, "stake_zero": pl.Int64,
         "dbl_mean": pl.Float64, "dbl_sd": pl.Float64})
-    sums = [f"s{k}_{s}" for k in (1, 2) for s in SEATS]
+    sums = [f"s{k}_{s}" for k in (1, 2) for s in range(seats)]
     bots = pl.concat([
         lineups.group_by("variant", pl.col(f"bot_{s}").alias("bot")).agg(
             n=n.sum(), s1=pl.col(f"s1_{s}").sum(), s2=pl.col(f"s2_{s}").sum())
-        for s in SEATS]).group_by("variant", "bot").agg(pl.col("n", "s1", "s2").sum())
+        for s in range(seats)]).group_by("variant", "bot").agg(pl.col("n", "s1", "s2").sum())
     pay = pl.concat([
         pay_tuples.group_by("variant", pl.col(f"payout_{s}").alias("payout")).agg(n=n.sum())
-        for s in SEATS]).group_by("variant", "payout").agg(n.sum())
+        for s in range(seats)]).group_by("variant", "payout").agg(n.sum())
     return {
         "overview": o,
         "contracts": cube.group_by("variant", "contract").agg(
@@ -703,8 +728,9 @@ def _paired_sums(frames: list[pl.DataFrame]) -> dict[str, pl.DataFrame]:
 
 
 def analyse(res: Results, engine: str = "streaming") -> Analysis:
-    h = _prepared(res.hands())
-    q = _hand_queries(h)
+    n_seats = res.seats
+    h = _prepared(res.hands(), n_seats)
+    q = _hand_queries(h, n_seats)
     raw = {k: _collect(lf, engine, res) for k, lf in q.items()}
     labels_all = [v.label for v in res.variants]
     have = set(raw["cube"]["variant"].to_list())
@@ -721,23 +747,24 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
               ] if base in have else []
     unpaired = [v for v in labels if v != base and v not in others] if base in have else []
     if len(lu):
-        m = _paired_metrics(h)
+        m = _paired_metrics(h, n_seats)
         lo, hi = int(lu["dmin"].min()), int(lu["dmax"].max()) + 1
         step = max(PAIR_SLICE, -(-(hi - lo) // 4096))  # at most 4096 slices
         for start in range(lo, hi, step):
-            got = _collect(_paired_slice(m, base, others, start, min(start + step, hi)),
-                           engine, res)
+            got = _collect(_paired_slice(m, base, others, start, min(start + step, hi),
+                                         n_seats), engine, res)
             for r in got[0].iter_rows(named=True):
                 deals[r["variant"]] = deals.get(r["variant"], 0) + r["deals"]
             pair_frames += got[1:1 + len(others)]
             cross_frames += got[1 + len(others):]
     paired = _paired_sums(pair_frames)
 
-    out = _derive(raw["cube"], lu, raw["pts_hist"], raw["pay_tuples"], deals)
+    out = _derive(raw["cube"], lu, raw["pts_hist"], raw["pay_tuples"], deals, n_seats)
     sess = res.sessions()
     if sess is not None:
-        out.update({k: _collect(lf, engine, res) for k, lf in _session_queries(sess).items()})
-        out["s_rotation"] = _collect(_session_rotation(h), engine, res)
+        out.update({k: _collect(lf, engine, res)
+                    for k, lf in _session_queries(sess, n_seats).items()})
+        out["s_rotation"] = _collect(_session_rotation(h, n_seats), engine, res)
 
     o = out["overview"]
     notes = []
@@ -761,18 +788,19 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
         old_points_hist=_order_variants(
             _share(out["pts_hist"].rename({"old_pts": "points"})
                    .with_columns(pl.col("hands").cast(pl.Int64)), "hands"), labels, "points"),
-        seats=_seats(out["dealer"], labels), bots=_bots(out["bots"], labels),
+        seats=_seats(out["dealer"], labels, n_seats), bots=_bots(out["bots"], labels),
         stakes=_stakes(o, labels),
         payout_hist=_order_variants(
             _share(out["pay_hist"].rename({"n": "seat_hands"})
                    .with_columns(pl.col("seat_hands").cast(pl.Int64)), "seat_hands"),
             labels, "payout"),
-        paired=pl.DataFrame(), words=words, notes=notes, lineups=_lineups(lu, labels))
+        paired=pl.DataFrame(), words=words, notes=notes,
+        lineups=_lineups(lu, labels, n_seats))
     order = an.contract_order(out["contracts"]["contract"].unique().to_list())
     an.contracts = _contracts(out["contracts"], o, by_label, labels, order)
     if labels and labels[0] == base:
         an.paired = pl.concat([
-            _paired([(v, paired[v]) for v in others if v in paired], base, words),
+            _paired([(v, paired[v]) for v in others if v in paired], base, words, n_seats),
             _paired_contracts(cross_frames, base, order)])
         an.same_play = _same_play({v: paired[v] for v in others if v in paired}, base)
         an.cited = cited_deals(res, base, [v for v in others if v in paired], engine)
@@ -781,12 +809,12 @@ def analyse(res: Results, engine: str = "streaming") -> Analysis:
             notes.append("deal ids repeat within " + ", ".join(dup) + ": paired differences "
                          "pair every hand of a deal with every hand of the same deal")
     else:
-        an.paired = _paired([], base, words)
+        an.paired = _paired([], base, words, n_seats)
         an.same_play = _same_play({}, base)
         if len(labels) > 1:
             notes.append(f"the first variant {base!r} has no hands: no paired differences")
     an.gap = _gap(h, lu, engine, res, labels)
-    an.position_bots = _position_bots(raw["seat_bots"], labels)
+    an.position_bots = _position_bots(raw["seat_bots"], labels, n_seats)
     if s_over is not None and len(s_over):
         _sessions(an, out, by_label, labels)
         an.tournaments = _tournaments(res, sess, engine, labels)
@@ -801,7 +829,8 @@ def _gap(h: pl.LazyFrame, lu: pl.DataFrame, engine, res, labels) -> pl.DataFrame
     from .bound import gap_closed, gap_queries
 
     rows = []
-    for v, (q, bound, fair) in gap_queries(h, lu.filter(pl.col("variant").is_in(labels))).items():
+    played = lu.filter(pl.col("variant").is_in(labels))
+    for v, (q, bound, fair) in gap_queries(h, played, res.seats).items():
         rows += gap_closed(_collect(q, engine, res), v, bound, fair)
     return _order_variants(pl.DataFrame(rows), labels, "bot") if rows else None
 
@@ -810,15 +839,17 @@ def _tournaments(res, sess: pl.LazyFrame, engine, labels) -> pl.DataFrame | None
     """Each bot's final standings in the variants the run played as tournaments."""
     from .tournaments import standings, tournament_settings
 
-    played = [v for v in tournament_settings(res.manifest) if v in labels]
+    played = [v for v in tournament_settings(res.manifest, res.seats) if v in labels]
     if not played:
         return None
-    cols = ["variant", "session", "complete", *[f"total_{k}" for k in range(4)],
-            *[f"place_points_{k}" for k in range(4)]]
+    cols = ["variant", "session", "complete", *[f"total_{k}" for k in range(res.seats)],
+            *[f"place_points_{k}" for k in range(res.seats)]]
     rows = _collect(sess.filter(pl.col("variant").is_in(played)).select(cols), engine, res)
     bots = res.experiment.get("bots") if isinstance(res.experiment, dict) else None
     lineup = [b.get("label") for b in bots if isinstance(b, dict)] if isinstance(bots, list) \
         else []
+    if len(lineup) != res.seats:
+        return None
     df = standings(rows, res.manifest, [str(x) for x in lineup])
     return None if df is None else _order_variants(df, labels, "rank_mean")
 

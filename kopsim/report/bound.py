@@ -17,22 +17,21 @@ from .stats import Z
 
 BOUND_MARK = "[sees all hands]"
 BASELINE = "heuristic"
-N_SEATS = 4
 
 
-def gap_queries(h: pl.LazyFrame, lineups: pl.DataFrame) -> dict[str, pl.LazyFrame]:
+def gap_queries(h: pl.LazyFrame, lineups: pl.DataFrame, seats: int) -> dict[str, pl.LazyFrame]:
     """Per variant with a bound, a baseline and a fair bot in every hand: the sums behind each
     fair bot's fraction. Empty where no variant has them."""
     out = {}
     for v in lineups["variant"].unique(maintain_order=True).to_list():
         seen = lineups.filter(pl.col("variant") == v)
-        tables = [set(r[f"bot_{s}"] for s in range(N_SEATS)) for r in seen.iter_rows(named=True)]
+        tables = [set(r[f"bot_{s}"] for s in range(seats)) for r in seen.iter_rows(named=True)]
         common = set.intersection(*tables) if tables else set()
         bounds = sorted(b for b in common if b.endswith(BOUND_MARK))
         fair = sorted(b for b in common if not b.endswith(BOUND_MARK) and b != BASELINE)
         if len(bounds) != 1 or BASELINE not in common or not fair:
             continue
-        pay = {b: _bot_pay(b) for b in [bounds[0], BASELINE, *fair]}
+        pay = {b: _bot_pay(b, seats) for b in [bounds[0], BASELINE, *fair]}
         y = pay[bounds[0]] - pay[BASELINE]
         sums = [pl.len().alias("n"), y.sum().alias("sy"), (y * y).sum().alias("syy")]
         for i, b in enumerate(fair):
@@ -43,12 +42,12 @@ def gap_queries(h: pl.LazyFrame, lineups: pl.DataFrame) -> dict[str, pl.LazyFram
     return out
 
 
-def _bot_pay(bot: str) -> pl.Expr:
+def _bot_pay(bot: str, seats: int) -> pl.Expr:
     """The bot's payout on a hand: the mean over the seats it holds."""
-    held = [pl.col(f"bot_{s}") == bot for s in range(N_SEATS)]
+    held = [pl.col(f"bot_{s}") == bot for s in range(seats)]
     total = sum(pl.when(held[s]).then(pl.col(f"payout_{s}")).otherwise(0.0)
-                for s in range(N_SEATS))
-    return total / sum(held[s].cast(pl.Float64) for s in range(N_SEATS))
+                for s in range(seats))
+    return total / sum(held[s].cast(pl.Float64) for s in range(seats))
 
 
 def gap_closed(sums: pl.DataFrame, variant: str, bound: str, fair: list[str]) -> list[dict]:

@@ -17,10 +17,16 @@ import polars as pl
 from ..records.show import show_hand
 from .read import Results
 
-SEATS = range(4)
-LINEUP = [f"bot_{s}" for s in SEATS]
-CITED_READ = ["variant", "deal_id", "seed", "dealer", "contract", *LINEUP,
-              *[f"payout_{s}" for s in SEATS]]
+
+
+def _lineup(seats: int) -> list[str]:
+    return [f"bot_{s}" for s in range(seats)]
+
+
+def _cited_read(seats: int) -> list[str]:
+    """The columns a citation reads."""
+    return ["variant", "deal_id", "seed", "dealer", "contract", *_lineup(seats),
+            *[f"payout_{s}" for s in range(seats)]]
 
 
 @dataclass
@@ -51,17 +57,19 @@ def _rows(res: Results, label: str, files: bool = False) -> pl.LazyFrame:
     lf = (pl.scan_parquet(paths, extra_columns="ignore", missing_columns="insert",
                           include_file_paths="file" if files else None)
           .filter(pl.col("variant").cast(pl.String) == label))
-    return lf.select([pl.col(c).cast(pl.String if c in ("variant", "contract", *LINEUP)
+    strings = ("variant", "contract", *_lineup(res.seats))
+    return lf.select([pl.col(c).cast(pl.String if c in strings
                                      else pl.Float64 if c.startswith("payout") else pl.Int64)
-                      for c in CITED_READ] + (["file"] if files else []))
+                      for c in _cited_read(res.seats)] + (["file"] if files else []))
 
 
 def most_changed(res: Results, base: str, other: str, engine: str = "streaming"
                  ) -> CitedDeal | None:
     """The deal of `other` whose payouts differ most from the baseline's at the same table
     (ties: the lowest deal id), or None when no deal's payouts changed."""
-    key = ["deal_id", *LINEUP]
-    pay = [f"payout_{s}" for s in SEATS]
+    seats = range(res.seats)
+    key = ["deal_id", *_lineup(res.seats)]
+    pay = [f"payout_{s}" for s in seats]
     a = _rows(res, base).select(*key, *pay)
     b = _rows(res, other).select(*key, *pay)
     change = pl.sum_horizontal([(pl.col(p) - pl.col(f"{p}_base")).abs() for p in pay])
@@ -80,9 +88,9 @@ def most_changed(res: Results, base: str, other: str, engine: str = "streaming"
     r = one.row(0, named=True) | {"change": r["change"]}
     return CitedDeal(
         variant=other, baseline=base, deal_id=r["deal_id"],
-        lineup=tuple(r[c] for c in LINEUP), change=r["change"],
-        payouts=(tuple(r[f"payout_{s}_base"] for s in SEATS),
-                 tuple(r[f"payout_{s}"] for s in SEATS)),
+        lineup=tuple(r[c] for c in _lineup(res.seats)), change=r["change"],
+        payouts=(tuple(r[f"payout_{s}_base"] for s in seats),
+                 tuple(r[f"payout_{s}"] for s in seats)),
         contracts=(r["contract_base"], r["contract"]),
         drawn=_drawn(res, r))
 
@@ -105,7 +113,7 @@ def _record(res: Results, hand_file: str, r: dict, suffix: str) -> dict | None:
         return None
     rows = (pl.scan_parquet(str(hand_file)).with_row_index("row")
             .filter((pl.col("deal_id") == r["deal_id"])
-                    & pl.all_horizontal([pl.col(c).cast(pl.String) == r[c] for c in LINEUP]))
+                    & pl.all_horizontal([pl.col(c).cast(pl.String) == r[c] for c in _lineup(res.seats)]))
             .select("row").collect())
     if rows.is_empty():
         return None

@@ -14,7 +14,7 @@ import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from .analysis import POSITIONS, Analysis
+from .analysis import Analysis
 from .effects import practical_size
 
 GRID = "#e3e6ea"
@@ -162,17 +162,18 @@ def seat_advantage(an: Analysis) -> bytes:
     _style(ax)
     n_var = len(an.variants)
     width = 0.8 / max(n_var, 1)
+    names = an.positions()
     for i, v in enumerate(an.variants):
         part = an.seats.filter(pl.col("variant") == v)
-        xs = [p + (i - (n_var - 1) / 2) * width for p in range(4)]
-        vals = [part.filter(pl.col("position") == p)["mean"][0] for p in POSITIONS]
-        lo = [part.filter(pl.col("position") == p)["mean_lo"][0] for p in POSITIONS]
-        hi = [part.filter(pl.col("position") == p)["mean_hi"][0] for p in POSITIONS]
+        xs = [p + (i - (n_var - 1) / 2) * width for p in range(len(names))]
+        vals = [part.filter(pl.col("position") == p)["mean"][0] for p in names]
+        lo = [part.filter(pl.col("position") == p)["mean_lo"][0] for p in names]
+        hi = [part.filter(pl.col("position") == p)["mean_hi"][0] for p in names]
         ax.bar(xs, vals, width=width * 0.92, color=an.colors[v], label=_t(v),
                yerr=_err(lo, hi, vals), error_kw={"ecolor": INK, "elinewidth": 0.9,
                                                    "capsize": 3})
     ax.axhline(0, color="#9aa5b1", linewidth=1)
-    ax.set_xticks(range(4), ["forehand\n(dealer's left)", "second", "third", "dealer"])
+    ax.set_xticks(range(len(names)), ["forehand\n(dealer's left)", *names[1:]])
     ax.set_ylabel("mean payout per hand", color=MUTED, fontsize=9)
     _title(fig, ax, "Seat advantage", "mean payout per hand by position relative to the "
            "dealer, with 95% intervals")

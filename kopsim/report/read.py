@@ -19,9 +19,7 @@ import polars as pl
 from ..experiments import results_folder as R
 from ..errors import InputError, Problem, dotted
 from ..experiments.results_folder import hand_schema, session_schema
-
-SEATS = range(4)
-
+from ..rules.model import DEFAULT_SEATS, MAX_SEATS, MIN_SEATS
 
 
 def _kinds(schema: dict, extra: tuple[str, ...] = ()) -> dict[str, str]:
@@ -36,21 +34,35 @@ def _kinds(schema: dict, extra: tuple[str, ...] = ()) -> dict[str, str]:
     return {c: kind(t) for c, t in schema.items() if c not in extra}
 
 
-HAND_COLUMNS: dict[str, str] = _kinds(hand_schema(),  # nominal_payout_*: added later, optional
-                                      extra=tuple(f"nominal_payout_{s}" for s in SEATS))
-SESSION_COLUMNS: dict[str, str] = _kinds(session_schema(),  # tournament, round: added later
-                                         extra=("first_deal", "tournament", "round"))
-# the columns the report reads, with the types it reads them as
-HAND_READ = {"variant": pl.String, "deal_id": pl.Int64, "session": pl.Int64, "dealer": pl.Int8,
-             "contract": pl.String, "doubles": pl.Int16, "winner": pl.String, "tier": pl.String,
-             **{f"bot_{s}": pl.String for s in SEATS}, **{f"old_{s}": pl.Boolean for s in SEATS},
-             **{f"points_{s}": pl.Float64 for s in SEATS},
-             **{f"payout_{s}": pl.Float64 for s in SEATS}}
-SESSION_READ = {"variant": pl.String, "session": pl.Int64, "hands": pl.Int64,
-                "complete": pl.Boolean, **{f"bot_{s}": pl.String for s in SEATS},
-                **{f"total_{s}": pl.Float64 for s in SEATS},
-                **{f"place_points_{s}": pl.Float64 for s in SEATS},
-                **{f"won_{s}": pl.Boolean for s in SEATS}}
+def hand_columns(seats: int) -> dict[str, str]:
+    """The hands file's required columns at a table of `seats` (nominal_payout_*: added later,
+    optional)."""
+    return _kinds(hand_schema(seats), extra=tuple(f"nominal_payout_{s}" for s in range(seats)))
+
+
+def session_columns(seats: int) -> dict[str, str]:
+    """The sessions file's required columns (first_deal, tournament, round: added later)."""
+    return _kinds(session_schema(seats), extra=("first_deal", "tournament", "round"))
+
+
+def hand_read(seats: int) -> dict:
+    """The hand columns the report reads, with the types it reads them as."""
+    ids = range(seats)
+    return {"variant": pl.String, "deal_id": pl.Int64, "session": pl.Int64, "dealer": pl.Int8,
+            "contract": pl.String, "doubles": pl.Int16, "winner": pl.String, "tier": pl.String,
+            **{f"bot_{s}": pl.String for s in ids}, **{f"old_{s}": pl.Boolean for s in ids},
+            **{f"points_{s}": pl.Float64 for s in ids},
+            **{f"payout_{s}": pl.Float64 for s in ids}}
+
+
+def session_read(seats: int) -> dict:
+    ids = range(seats)
+    return {"variant": pl.String, "session": pl.Int64, "hands": pl.Int64,
+            "complete": pl.Boolean, **{f"bot_{s}": pl.String for s in ids},
+            **{f"total_{s}": pl.Float64 for s in ids},
+            **{f"place_points_{s}": pl.Float64 for s in ids},
+            **{f"won_{s}": pl.Boolean for s in ids}}
+
 
 KIND_WORDS = {"str": "a string", "int": "an integer", "num": "a number", "bool": "a boolean"}
 
@@ -92,6 +104,7 @@ class Results:
     # what a reader must know before trusting the figures: an unfinished run, chunks missing,
     # left out as damaged, or extra; empty when all is well
     warnings: list[str] = field(default_factory=list)
+    seats: int = DEFAULT_SEATS  # the table the experiment played (a column a seat)
 
     @property
     def name(self) -> str:
@@ -100,10 +113,11 @@ class Results:
 
     def hands(self) -> pl.LazyFrame:
         """Every hand, lazily: the columns the report reads, typed as it reads them."""
-        return _scan(self.hand_files, HAND_READ)
+        return _scan(self.hand_files, hand_read(self.seats))
 
     def sessions(self) -> pl.LazyFrame | None:
-        return _scan(self.session_files, SESSION_READ) if self.session_files else None
+        return (_scan(self.session_files, session_read(self.seats)) if self.session_files
+                else None)
 
 
 def _scan(files: list[Path], read: dict) -> pl.LazyFrame:
@@ -222,6 +236,7 @@ def load_results(path: str | Path) -> Results:
         problems.append(Problem(str(mpath), "experiment", "expected an object"))
         experiment = {}
     variants = _variants(mpath, data, problems)
+    seats = _seats(mpath, experiment, problems)
     warnings = _run_warnings(data)
     on_disk = _chunk_files(path / "hands")
     logs = _chunk_files(path / "logs", "jsonl")
@@ -238,9 +253,9 @@ def load_results(path: str | Path) -> Results:
         problems.append(Problem(str(path / "hands"), "", "no hand files: expected "
                                 "hands/VARIANT/chunk-*.parquet (has the run finished a chunk?)"))
     for f in hand_files:
-        _check_schema(f, HAND_COLUMNS, problems)
+        _check_schema(f, hand_columns(seats), problems)
     for f in session_files:
-        _check_schema(f, SESSION_COLUMNS, problems)
+        _check_schema(f, session_columns(seats), problems)
     if problems:
         raise InputError(problems)
     # variants with hands on disk but not in the manifest are reported too, after the others
@@ -256,7 +271,19 @@ def load_results(path: str | Path) -> Results:
             variants.append(Variant(label=label, in_manifest=False))
     return Results(path=path, manifest=data, experiment=experiment, variants=variants,
                    hand_files=hand_files, session_files=session_files, log_files=log_files,
-                   warnings=warnings)
+                   warnings=warnings, seats=seats)
+
+
+def _seats(mpath: Path, experiment: dict, problems: list[Problem]) -> int:
+    """The seats of the experiment's table: `experiment.seats` (folders written before it was
+    recorded, or by hand without it, hold tables of four)."""
+    seats = experiment.get("seats", DEFAULT_SEATS)
+    if isinstance(seats, bool) or not isinstance(seats, int) \
+            or not MIN_SEATS <= seats <= MAX_SEATS:
+        problems.append(Problem(str(mpath), "experiment.seats", f"expected a whole number of "
+                                f"seats from {MIN_SEATS} to {MAX_SEATS} (got {seats!r})"))
+        return DEFAULT_SEATS
+    return seats
 
 
 REPLAY = "run the same `kopsim run` command again to replay it"

@@ -19,7 +19,8 @@ from pathlib import Path
 import polars as pl
 
 from ..rules.diff import SECTIONS
-from .analysis import POSITIONS, Analysis, paired_metrics
+from ..rules.model import DEFAULT_SEATS
+from .analysis import Analysis, paired_metrics
 from .effects import (PRACTICAL_WORDS, effects, practical_size, price_share,
                       win_rate_parts)
 from .stats import significant
@@ -167,26 +168,28 @@ def _variants_table(an: Analysis) -> DTable:
                   left=4)
 
 
-MAX_LINEUPS = 8  # rows per variant in the bots table; a rotation of four seats needs 4
+MAX_LINEUPS = 8  # rows per variant in the bots table; a rotation of n seats needs n
 
 
 def _lineups_table(an: Analysis) -> DTable:
+    seats = an.n_seats
     rows = []
     for v in an.variants:
         part = an.lineups.filter(pl.col("variant") == v)
         for r in part.head(MAX_LINEUPS).iter_rows(named=True):
             rows.append([Cell(v, cls="label", color=an.colors[v])]
-                        + [Cell(r[f"bot_{s}"] or "—", cls="text") for s in range(4)]
+                        + [Cell(r[f"bot_{s}"] or "—", cls="text") for s in range(seats)]
                         + [Cell(pct(r["share"]), title=f"{count(r['hands'])} hands")])
         if len(part) > MAX_LINEUPS:
             rest = part.slice(MAX_LINEUPS)
             rows.append([Cell(v, cls="label", color=an.colors[v]),
                          Cell(f"{len(rest)} more line-ups", cls="text")]
-                        + [Cell("", cls="text")] * 3 + [Cell(pct(rest["share"].sum()))])
-    return DTable(["variant", "seat 0", "seat 1", "seat 2", "seat 3", "share of hands"], rows,
-                  [None] * 6, caption="The bot in each seat, per "
+                        + [Cell("", cls="text")] * (seats - 1)
+                        + [Cell(pct(rest["share"].sum()))])
+    return DTable(["variant", *[f"seat {s}" for s in range(seats)], "share of hands"], rows,
+                  [None] * (seats + 2), caption="The bot in each seat, per "
                   "line-up: a line-up that rotates between deals shows one row per position, "
-                  "with its share of the hands.", left=5)
+                  "with its share of the hands.", left=seats + 1)
 
 
 def seat_effect_sentences(an: Analysis) -> list[str]:
@@ -390,7 +393,7 @@ def sections(an: Analysis) -> list[Section]:
                 "left, forehand, leads the first trick), of each bot, and the stake of a hand "
                 "(what the winners receive). Intervals: mean ± 1.96 standard errors.")
     s.tables.append(("By position", _pivot(
-        an, an.seats, "position", list(POSITIONS), str,
+        an, an.seats, "position", list(an.positions()), str,
         lambda r: _mean_cell(r["mean"], r["mean_lo"], r["mean_hi"], True, r["hands"]),
         "position")))
     s.intro += "".join(" " + t for t in seat_effect_sentences(an))
@@ -476,7 +479,7 @@ def _paired_section(an: Analysis, n_var: int) -> Section:
         rows = []
         contracts = an.paired.filter(pl.col("kind") == "contract")["metric"].unique(
             maintain_order=True).to_list()
-        measures = [(metric, unit) for _, metric, unit in paired_metrics(an.words)]
+        measures = [(metric, unit) for _, metric, unit in paired_metrics(an.words, an.n_seats)]
         for metric, unit in measures + [(c, "rate") for c in contracts]:
             row = [Cell(metric, cls="label")]
             for v in labels:
@@ -575,7 +578,7 @@ def _effect_sentences(an: Analysis, v: str) -> tuple[list[str], int]:
 
 def _mix_words(an: Analysis, v: str, r: dict) -> str:
     """For the declarers' win rate: how much of its move the contract mix made."""
-    if r["metric"] != paired_metrics(an.words)[0][1]:
+    if r["metric"] != paired_metrics(an.words, an.n_seats)[0][1]:
         return ""
     mix, within = win_rate_parts(an.contracts, an.baseline, v)
     return (f"; {num(100 * mix, True)} pp of it from the contract mix (each contract won as "
@@ -646,7 +649,7 @@ def _tournaments_section(an: Analysis) -> Section:
                 "players re-seated between rounds and ranked over all of them as the ruleset "
                 "says. Each bot's final rank (1 = first; tied players share the better rank), "
                 "how often it won the tournament (a first place shared by k players counts 1/k "
-                "to each, so the four players' shares add up to 100%), and its placement points "
+                "to each, so the players' shares add up to 100%), and its placement points "
                 "per tournament. "
                 "Only tournaments whose every round is complete count.")
     bots = t["bot"].unique(maintain_order=True).to_list()
@@ -700,12 +703,12 @@ def _sessions_section(an: Analysis) -> Section:
     has_pp = ss["pp_n"].sum() > 0
     if has_pp:
         s.tables.append(("Placement points per seat", _pivot(
-            an, ss, "seat", [0, 1, 2, 3], lambda k: f"seat {k}",
+            an, ss, "seat", list(range(an.n_seats)), lambda k: f"seat {k}",
             lambda r: (_mean_cell(r["pp_mean"], r["pp_mean_lo"], r["pp_mean_hi"], n=r["pp_n"])
                        if r["pp_n"] else Cell("—", cls="muted")), "seat", labels,
             caption="Seat 0 deals the first hand of each session.")))
     s.tables.append(("Sessions won per seat (ties stand)", _pivot(
-        an, ss, "seat", [0, 1, 2, 3], lambda k: f"seat {k}",
+        an, ss, "seat", list(range(an.n_seats)), lambda k: f"seat {k}",
         lambda r: _rate_cell(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], r["sessions"]),
         "seat", labels)))
     sb = an.session_bots
@@ -834,25 +837,31 @@ def _meta(an: Analysis) -> list[tuple[str, str]]:
         if (k in ("name", "description", "notes") or (k in m and k in ("seed", "deals"))
                 or isinstance(v, (dict, list)) or v is None):
             continue
-        said = _setting_words(k, v)
+        said = _setting_words(k, v, an.n_seats)
         if said is not None:
             items.append(said)
     return items
 
 
 # the experiment's settings said in words, not as the values the manifest keeps them in
-ROTATE_WORDS = {"round": "the line-up moves one seat every round of four deals",
+ROTATE_WORDS = {"round": "the line-up moves one seat every round of {n} deals",
                 "session": "the line-up moves one seat every session"}
+NUMBER_WORDS = {3: "three", 4: "four", 5: "five", 6: "six"}
 ENGINE_WORDS = {"kernel": "batch kernel", "reference": "reference engine"}
 
 
-def _setting_words(key: str, value) -> tuple[str, str] | None:
-    """(label, words) of an experiment setting for the report's header; None for a setting
-    that says nothing worth a line (sessions not scored, no rotation, its period)."""
+def _setting_words(key: str, value, seats: int) -> tuple[str, str] | None:
+    """(label, words) of an experiment setting for the report's header, at a table of `seats`;
+    None for a setting that says nothing worth a line (sessions not scored, no rotation, its
+    period, the table of four every bundled ruleset seats)."""
+    n = NUMBER_WORDS.get(seats, str(seats))
     if key == "sessions":
         return ("sessions", "scored as each ruleset says") if value is True else None
+    if key == "seats":
+        return None if value == DEFAULT_SEATS else ("table", f"{n} seats")
     if key == "rotate":
-        return ("seats", ROTATE_WORDS.get(str(value), str(value))) if value else None
+        words = ROTATE_WORDS.get(str(value), str(value)).format(n=n)
+        return ("seats", words) if value else None
     if key == "rotation_period":
         return None
     if key == "engine":

@@ -13,15 +13,14 @@ import numpy as np
 import polars as pl
 
 from ..engine.layout import tournament_seating
-from ..rules.model import TIE_BREAKS
+from ..rules.model import MAX_SEATS, MIN_SEATS, TIE_BREAKS
 from .stats import mean_ci, moments, wilson
 
-N_SEATS = 4
 
-
-def tournament_settings(manifest: dict) -> dict[str, tuple[int, tuple | None, list[str]]]:
+def tournament_settings(manifest: dict, seats: int
+                        ) -> dict[str, tuple[int, tuple | None, list[str]]]:
     """variant label -> (rounds, plan or None, tie-break order) for the variants the run played
-    as tournaments;
+    as tournaments at a table of `seats`;
     a manifest entry that does not read as one is left out (the report then has no standings
     for it, rather than wrong ones)."""
     out = {}
@@ -33,38 +32,41 @@ def tournament_settings(manifest: dict) -> dict[str, tuple[int, tuple | None, li
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 1000:
             continue
         if plan is not None and not (isinstance(plan, list) and plan and all(
-                isinstance(row, list) and sorted(row) == list(range(N_SEATS)) for row in plan)):
+                isinstance(row, list) and sorted(row) == list(range(seats)) for row in plan)):
             continue
         out[str(v.get("label"))] = (rounds, None if plan is None else tuple(map(tuple, plan)),
-                                    _ranking(v), _team_best(v))
+                                    _ranking(v), _team_best(v, seats))
     return out
 
 
-def _team_best(variant: dict) -> int | None:
+def _team_best(variant: dict, seats: int) -> int | None:
     k = _member(_member(_member(_member(variant, "ruleset"), "session"), "tournament"),
                 "team_best")
-    return k if isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= N_SEATS else None
+    return k if isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= seats else None
 
 
 def standings(sessions: pl.DataFrame, manifest: dict, lineup: list[str]) -> pl.DataFrame | None:
     """Per variant and bot: tournaments played, final rank (mean, 95% CI), share of
     tournaments won (a first place shared by k players counts 1/k to each, so the shares of the
-    four players add up to one; Wilson 95%), and placement points per tournament."""
-    settings = tournament_settings(manifest)
+    players add up to one; Wilson 95%), and placement points per tournament. `lineup` is the
+    bot of each seat: a player a seat."""
+    seats = len(lineup)
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        return None
+    settings = tournament_settings(manifest, seats)
     seed = manifest.get("seed")
-    if not settings or not isinstance(seed, int) or not 0 <= seed < 2**63 \
-            or len(lineup) != N_SEATS:
+    if not settings or not isinstance(seed, int) or not 0 <= seed < 2**63:
         return None
     rows = []
     for label, (rounds, plan, ranking, best) in settings.items():
         s = sessions.filter(pl.col("variant") == label).sort("session")
         if len(s) == 0:
             continue
-        ranks, pp = _final_ranks(s, seed, rounds, plan, ranking)
+        ranks, pp = _final_ranks(s, seed, rounds, plan, ranking, seats)
         teams = _team_firsts(pp, lineup, best)
         won = _split_firsts(ranks == 1)
         for bot in dict.fromkeys(lineup):
-            players = [p for p in range(N_SEATS) if lineup[p] == bot]
+            players = [p for p in range(seats) if lineup[p] == bot]
             r, points = ranks[:, players].reshape(-1), pp[:, players].reshape(-1)
             rows.append(_summary(label, bot, r, points, float(won[:, players].sum()))
                         | teams.get(bot, {}))
@@ -73,32 +75,33 @@ def standings(sessions: pl.DataFrame, manifest: dict, lineup: list[str]) -> pl.D
     return pl.DataFrame(rows)
 
 
-def _final_ranks(s: pl.DataFrame, seed: int, rounds: int, plan, ranking: list[str]):
+def _final_ranks(s: pl.DataFrame, seed: int, rounds: int, plan, ranking: list[str],
+                 seats: int):
     """([tournament, player] final rank, 1 = best, ties share the better rank; [tournament,
     player] placement points), over the complete tournaments."""
     session = s["session"].to_numpy().astype(np.int64)
     complete = s["complete"].to_numpy()
-    total = np.stack([s[f"total_{k}"].to_numpy() for k in range(N_SEATS)], axis=1)
+    total = np.stack([s[f"total_{k}"].to_numpy() for k in range(seats)], axis=1)
     place_pts = np.stack([s[f"place_points_{k}"].fill_null(0.0).to_numpy()
-                          for k in range(N_SEATS)], axis=1)
-    seated = tournament_seating(seed, session, rounds, plan, N_SEATS)  # [row, seat] player
+                          for k in range(seats)], axis=1)
+    seated = tournament_seating(seed, session, rounds, plan, seats)  # [row, seat] player
     tour = session // rounds
     ids, counts = np.unique(tour[complete], return_counts=True)
     whole = ids[counts == rounds]
     keep = np.isin(tour, whole) & complete
     t_index = np.searchsorted(whole, tour[keep])
     n_t = len(whole)
-    by_player = np.zeros((n_t, N_SEATS, 2 + N_SEATS))  # placement points, total, places 1..4
+    by_player = np.zeros((n_t, seats, 2 + seats))  # placement points, total, places 1..n
     seat_place = 1 + (total[keep][:, None, :] > total[keep][:, :, None]).sum(axis=2)
-    for seat in range(N_SEATS):
+    for seat in range(seats):
         player = seated[keep, seat]
         np.add.at(by_player, (t_index, player, 0), place_pts[keep, seat])
         np.add.at(by_player, (t_index, player, 1), total[keep, seat])
         np.add.at(by_player, (t_index, player, 1 + seat_place[:, seat]), 1)
     keys = _ranking_keys(by_player, ranking)
-    better = np.zeros((n_t, N_SEATS), np.int64)
-    for p in range(N_SEATS):
-        for q in range(N_SEATS):
+    better = np.zeros((n_t, seats), np.int64)
+    for p in range(seats):
+        for q in range(seats):
             if p != q:
                 better[:, p] += _lex_greater(keys[:, q], keys[:, p])
     return 1 + better, by_player[:, :, 0]
@@ -123,7 +126,8 @@ def _member(data, key: str):
 
 def _ranking_keys(by_player: np.ndarray, ranking: list[str]) -> np.ndarray:
     """[tournament, player, key]: the comparison keys in ranking order (higher is better)."""
-    columns = {"placement_points": [0], "total": [1], "places": list(range(2, 2 + N_SEATS))}
+    seats = by_player.shape[1]
+    columns = {"placement_points": [0], "total": [1], "places": list(range(2, 2 + seats))}
     return by_player[:, :, [c for k in ranking for c in columns[k]]]
 
 
@@ -144,7 +148,7 @@ def _team_firsts(pp: np.ndarray, lineup: list[str], best: int | None) -> dict:
     if best is None or len(pp) == 0:
         return {}
     bots = list(dict.fromkeys(lineup))
-    totals = np.stack([np.sort(pp[:, [p for p in range(N_SEATS) if lineup[p] == b]],
+    totals = np.stack([np.sort(pp[:, [p for p in range(len(lineup)) if lineup[p] == b]],
                                axis=1)[:, ::-1][:, :best].sum(axis=1) for b in bots], axis=1)
     leads = _split_firsts(totals == totals.max(axis=1, keepdims=True))
     out = {}

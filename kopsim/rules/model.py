@@ -98,6 +98,7 @@ class _Model(BaseModel):
 # the seats a table may have: a record, a results file and the engines read the count from the
 # ruleset (deck.players); these bound what a log may claim before any ruleset is read
 MIN_SEATS, MAX_SEATS = 3, 6
+DEFAULT_SEATS = 4  # a ruleset that does not say: every bundled ruleset's table
 
 
 def positions(players: int) -> tuple[str, ...]:
@@ -110,7 +111,7 @@ def position_of(seat: int, dealer: int, players: int) -> str:
     return positions(players)[(seat - dealer - 1) % players]
 
 
-POSITIONS = positions(4)  # the four-handed table's, which predicates name
+POSITIONS = positions(DEFAULT_SEATS)  # the four-handed table's
 
 
 class HoldsCount(_Model):
@@ -212,7 +213,7 @@ class Deck(_Model):
     ranks: list[Name] = Field(max_length=MAX_DECK_NAMES)
     suits: list[Name] = Field(max_length=MAX_DECK_NAMES)
     points: dict[Name, CardPoints]  # card points by rank
-    players: Annotated[int, Field(ge=MIN_SEATS, le=MAX_SEATS)] = 4  # seats at the table
+    players: Annotated[int, Field(ge=MIN_SEATS, le=MAX_SEATS)] = DEFAULT_SEATS  # seats
 
     def cards(self) -> list[str]:
         """Cards in index order: ranks outer, suits inner ("AC", "AS", "AH", "AD", "10C", ...)."""
