@@ -36,7 +36,7 @@ from ..rules.cache import compiled
 from ..rules.compile import card_mask
 from .endgame import P_ENDGAME, P_WORLDS, endgame_choice
 from .heuristic import HeuristicBot, HeuristicParams, strength
-from .table_size import four_handed
+from .table_size import table_problem
 
 EXACT_KEYS = 5000  # up to this many possible hands, each hand is its own key
 BUCKETS = 16  # otherwise, strength buckets per card order
@@ -171,7 +171,7 @@ class EvBot(HeuristicBot):
                "cards as the heuristic plays them")
     Params = EvParams
     kernel_kind = BOT_EV  # runs in the batch kernel (ev_call; endgame_card, else heur_card)
-    cannot_play = staticmethod(four_handed)  # its tables and its endgame search
+    cannot_play = staticmethod(table_problem)  # its tables and its endgame search
 
     def __init__(self, params: EvParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules

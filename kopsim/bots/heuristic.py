@@ -76,11 +76,13 @@ def heuristic_tables(cr: CompiledRules) -> tuple[np.ndarray, np.ndarray]:
     for oi, name in enumerate(orders):
         o = r.orders[name]
         n = len(o.trumps)
-        for i, c in enumerate(o.trumps):
-            power[oi, index[c], V_POWER] = (1.0 - 0.9 * i / max(n - 1, 1)) * scale
+        for i, c in enumerate(o.trumps):  # every copy of a card alike
+            power[oi, [index[x] for x in r.copies_of(c)], V_POWER] = \
+                (1.0 - 0.9 * i / max(n - 1, 1)) * scale
         for group in o.plain.values():
             for i, c in enumerate(group):
-                power[oi, index[c], V_POWER] = ((0.55, 0.2)[i] if i < 2 else 0.05) * scale
+                power[oi, [index[x] for x in r.copies_of(c)], V_POWER] = \
+                    ((0.55, 0.2)[i] if i < 2 else 0.05) * scale
         power[oi, :, V_POINTS] = cr.tables.card_points
     a = cr.tables
     K = len(cr.contract_names)

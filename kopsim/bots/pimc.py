@@ -37,7 +37,7 @@ from ..rules.compile import CompiledRules
 from .inference import CallModel, world_weights
 from .lookahead import AuctionModel, LookaheadParams
 from .pimc_kernel import kernel_params as pimc_params, pimc_decide, pimc_scratch
-from .table_size import four_handed
+from .table_size import table_problem
 from .sampler import (AuctionBook, DealTables, Reading, card_names, deal_tables, deal_terms,
                       draw_worlds, decision_state, public_history, replay)
 from .solver import DealSolver
@@ -311,7 +311,7 @@ def _punish(cr: CompiledRules, contract: str, declarer, doubles, old: int, hands
 def two_sided(rules) -> str | None:
     """Why the double-dummy search cannot play the ruleset: it searches two sides of a table of
     four, and a hand played each for himself (Ramsch) has four sides; None if it can."""
-    why = four_handed(rules)
+    why = table_problem(rules)
     if why is not None:
         return why
     each = [n for n, c in rules.contracts.items() if c.team == "each"]

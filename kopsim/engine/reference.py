@@ -60,18 +60,23 @@ TRUMP = None  # the trump suit's key: no plain suit's name can collide with it
 
 
 class CardOrder:
-    """One card order: which suit a card follows as, and which card beats which."""
+    """One card order: which suit a card follows as, and which card beats which. The copies of
+    a card (`copies_of`) share its suit and rank; of equal cards in a trick the first played
+    wins, or the last with `last_wins` (play.equal_cards)."""
 
-    def __init__(self, order: Order):
+    def __init__(self, order: Order, copies_of=lambda c: [c], last_wins: bool = False):
         self.suit: dict[str, str | None] = {}
         self.rank: dict[str, int] = {}  # higher is stronger within its suit
+        self.last_wins = last_wins
         for i, c in enumerate(order.trumps):
-            self.suit[c] = TRUMP
-            self.rank[c] = len(order.trumps) - i
+            for x in copies_of(c):
+                self.suit[x] = TRUMP
+                self.rank[x] = len(order.trumps) - i
         for name, group in order.plain.items():
             for i, c in enumerate(group):
-                self.suit[c] = name
-                self.rank[c] = len(group) - i
+                for x in copies_of(c):
+                    self.suit[x] = name
+                    self.rank[x] = len(group) - i
 
     def strength(self, card: str, led_suit: str | None) -> int:
         """How strongly `card` bids for a trick whose led suit is `led_suit` (-1: not at all)."""
@@ -84,12 +89,17 @@ class CardOrder:
     def winner_index(self, cards: list[str]) -> int:
         led = self.suit[cards[0]]
         strengths = [self.strength(c, led) for c in cards]
-        return strengths.index(max(strengths))
+        best = max(strengths)  # equal only for copies of one card
+        if self.last_wins:
+            return len(strengths) - 1 - strengths[::-1].index(best)
+        return strengths.index(best)
 
 
 def card_orders(rules: Ruleset) -> dict[str, CardOrder]:
     """Each of the ruleset's card orders by name."""
-    return table(rules, "card_orders", lambda: {k: CardOrder(o) for k, o in rules.orders.items()})
+    last = rules.play.equal_cards == "last"
+    return table(rules, "card_orders", lambda: {k: CardOrder(o, rules.copies_of, last)
+                                                for k, o in rules.orders.items()})
 
 
 def deck_index(rules: Ruleset) -> dict[str, int]:
@@ -156,9 +166,10 @@ def old_side_of(rules: Ruleset, deal: Deal, contract: str, declarer: int | None)
     c = rules.contracts[contract]
     if c.team == "each":
         return []
-    if c.team == "holders":
-        return sorted({s for s in range(deal.seats) for card in c.team_cards
-                       if card in deal.hands[s]})
+    if c.team == "holders":  # the holders of any copy of a team card
+        team = set(c.team_cards)
+        return sorted({s for s in range(deal.seats) for card in deal.hands[s]
+                       if rules.face_of(card) in team})
     assert declarer is not None
     if c.team == "called":
         partner = next((s for card in c.team_cards if card not in deal.hands[declarer]
@@ -240,7 +251,8 @@ class State:
         self.leader = self.forehand
         self._orders = card_orders(self.rules)
         self._deck_index = deck_index(self.rules)
-        self._holdings = [set(h) for h in self.deal.hands]
+        # what the rules read of a hand: the cards they name, a copy as often as held
+        self._holdings = [[self.rules.face_of(c) for c in h] for h in self.deal.hands]
         self._points = card_points(self.rules)
         self._bids = self.rules.bids()
         self._eligible: dict[tuple[str, int], bool] = {}
@@ -259,7 +271,7 @@ class State:
     def forehand(self) -> int:
         return (self.deal.dealer + 1) % self.deal.seats
 
-    def holding(self, seat: int) -> set[str]:
+    def holding(self, seat: int) -> list[str]:
         return self._holdings[seat]
 
     def eligible(self, contract: str, seat: int) -> bool:

@@ -40,6 +40,21 @@ def card_mask(cards, index: dict[str, int]) -> int:
     return m
 
 
+def face_mask(cards, faces: dict[str, list[int]]) -> int:
+    """The bitmask of every copy of the cards the rules name (`faces`: card -> its copies'
+    indices in the deck)."""
+    m = 0
+    for c in cards:
+        for i in faces[c]:
+            m |= 1 << i
+    return m
+
+
+def deck_faces(r: Ruleset, index: dict[str, int]) -> dict[str, list[int]]:
+    """Each card the rules name -> the indices of its copies in the deck (one without copies)."""
+    return {c: [index[x] for x in r.copies_of(c)] for c in r.deck.cards()}
+
+
 @dataclass
 class CompiledRules:
     rules: Ruleset
@@ -74,7 +89,8 @@ class CompiledRules:
         return out
 
 
-def _compile_predicates(preds: list[Predicate | None], index: dict[str, int], seats: int):
+def _compile_predicates(preds: list[Predicate | None], faces: dict[str, list[int]],
+                        seats: int):
     ops: list[int] = []
     masks: list[int] = []
     a: list[int] = []
@@ -91,15 +107,21 @@ def _compile_predicates(preds: list[Predicate | None], index: dict[str, int], se
     def walk(p: Predicate) -> int:
         """Emits p's postfix code; returns the stack depth its evaluation needs."""
         k = p.kind
+        if k == "holds_all" and max(len(faces[c]) for c in p.holds_all) > 1:
+            # a copy of each card named: one test a card, all of them together
+            for c in p.holds_all:
+                emit(P_ANY, face_mask([c], faces))
+            emit(P_AND, 0, len(p.holds_all))
+            return len(p.holds_all)
         if k == "holds_all":
-            emit(P_ALL, card_mask(p.holds_all, index))
+            emit(P_ALL, face_mask(p.holds_all, faces))
         elif k == "holds_any":
-            emit(P_ANY, card_mask(p.holds_any, index))
+            emit(P_ANY, face_mask(p.holds_any, faces))
         elif k == "holds_none":
-            emit(P_NONE, card_mask(p.holds_none, index))
-        elif k == "holds_count":
+            emit(P_NONE, face_mask(p.holds_none, faces))
+        elif k == "holds_count":  # each copy counts
             hc = p.holds_count
-            emit(P_COUNT, card_mask(hc.cards, index), hc.min, 64 if hc.max is None else hc.max)
+            emit(P_COUNT, face_mask(hc.cards, faces), hc.min, 64 if hc.max is None else hc.max)
         elif k == "position":
             emit(P_POS, 0, positions(seats).index(p.position))  # counted from forehand
         elif k in ("all_of", "any_of"):
@@ -125,10 +147,13 @@ def _compile_predicates(preds: list[Predicate | None], index: dict[str, int], se
     return program, stack_size
 
 
-def _card_order_tables(r: Ruleset, index: dict[str, int]):
+def _card_order_tables(r: Ruleset, faces: dict[str, list[int]]):
     """(suit, suit_mask, beat_mask) of every card order: a card's suit group (0 trumps), the
-    cards of each group, and the cards that beat each card in a trick led in each group."""
-    nc = len(index)
+    cards of each group, and the cards that beat each card in a trick led in each group. The
+    copies of a card share its suit and rank: of equal cards the first played wins, unless
+    play.equal_cards = "last", where each copy beats the copies played before it."""
+    nc = sum(len(x) for x in faces.values())
+    last = r.play.equal_cards == "last"
     order_names = list(r.orders)
     n_orders = len(order_names)
     max_groups = 1 + max(len(o.plain) for o in r.orders.values())
@@ -137,12 +162,12 @@ def _card_order_tables(r: Ruleset, index: dict[str, int]):
     for oi, name in enumerate(order_names):
         o = r.orders[name]
         for i, c in enumerate(o.trumps):
-            suit[oi, index[c]] = 0
-            rank[oi, index[c]] = 1000 + len(o.trumps) - i
+            suit[oi, faces[c]] = 0
+            rank[oi, faces[c]] = 1000 + len(o.trumps) - i
         for g, group in enumerate(o.plain.values(), start=1):
             for i, c in enumerate(group):
-                suit[oi, index[c]] = g
-                rank[oi, index[c]] = len(group) - i
+                suit[oi, faces[c]] = g
+                rank[oi, faces[c]] = len(group) - i
     suit_mask = np.zeros((n_orders, max_groups), np.uint64)
     beat_mask = np.zeros((n_orders, max_groups, nc), np.uint64)
     for oi in range(n_orders):
@@ -156,18 +181,20 @@ def _card_order_tables(r: Ruleset, index: dict[str, int]):
             for w in range(nc):
                 m = 0
                 for c in range(nc):
-                    if strength(c) > strength(w):
+                    sc, sw = strength(c), strength(w)
+                    if sc > sw or (last and c != w and sc == sw >= 0):
                         m |= 1 << c
                 beat_mask[oi, led, w] = np.uint64(m)
     return suit, suit_mask, beat_mask
 
 
-def _trump_ranks(r: Ruleset, index: dict[str, int]) -> np.ndarray:
-    """[o, card]: a trump's place in order o, 0 the highest; -1 for a card that is not one."""
-    out = np.full((len(r.orders), len(index)), -1, np.int64)
+def _trump_ranks(r: Ruleset, faces: dict[str, list[int]]) -> np.ndarray:
+    """[o, card]: a trump's place in order o, 0 the highest (both copies of a card: its
+    place); -1 for a card that is not one."""
+    out = np.full((len(r.orders), sum(len(x) for x in faces.values())), -1, np.int64)
     for oi, o in enumerate(r.orders.values()):
         for i, c in enumerate(o.trumps):
-            out[oi, index[c]] = i
+            out[oi, faces[c]] = i
     return out
 
 
@@ -219,21 +246,37 @@ def _laufende_tables(r: Ruleset, contracts: list[str], index: dict) -> dict:
     return {"c_lauf_cards": cards, "c_lauf_from": start, "c_lauf_value": value}
 
 
+def _team_tables(r: Ruleset, contracts: list[str], faces: dict[str, list[int]]):
+    """(team_cards [k, i]: contract k's team cards, every copy of each, -1 padded; team_mask
+    [k]: the same as a mask, whose holders play together). With copies a called card has none:
+    validate refuses it."""
+    team_ids = [[i for card in r.contracts[n].team_cards for i in faces[card]]
+                for n in contracts]
+    team_cards = np.full((len(contracts), max([len(x) for x in team_ids] + [1])), -1, np.int8)
+    team_mask = np.zeros(len(contracts), np.uint64)
+    for k, ids in enumerate(team_ids):
+        team_cards[k, :len(ids)] = ids
+        team_mask[k] = np.uint64(sum(1 << i for i in ids))
+    return team_cards, team_mask
+
+
 def compile_rules(r: Ruleset) -> CompiledRules:
     cards = r.cards()
     index = {c: i for i, c in enumerate(cards)}
+    faces = deck_faces(r, index)
     nc = len(cards)
     contracts = list(r.contracts)
     kidx = {n: i for i, n in enumerate(contracts)}
     K = len(contracts)
     order_names = list(r.orders)
 
-    suit, suit_mask, beat_mask = _card_order_tables(r, index)
+    suit, suit_mask, beat_mask = _card_order_tables(r, faces)
 
     # --- predicates: contract eligibility first, then restriction holdings
     preds: list[Predicate | None] = [r.contracts[n].eligible for n in contracts]
     preds += [res.holding for res in r.auction.restrictions]
-    (p_op, p_mask, p_a, p_b, p_start, p_end), pred_stack = _compile_predicates(preds, index, r.deck.players)
+    (p_op, p_mask, p_a, p_b, p_start, p_end), pred_stack = _compile_predicates(preds, faces,
+                                                                              r.deck.players)
 
     # --- contracts
     bids = r.bids()
@@ -242,9 +285,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
     for j, n in enumerate(bids):
         bid_pos[kidx[n]] = j
         bid_floor[kidx[n]] = max(i for i, m in enumerate(bids) if r.bid_level(m) <= r.bid_level(n))
-    max_team = max([len(c.team_cards) for c in r.contracts.values()] + [1])
-    team_cards = np.full((K, max_team), -1, np.int8)
-    team_mask = np.zeros(K, np.uint64)
+    team_cards, team_mask = _team_tables(r, contracts, faces)
     won = np.zeros((K, N_PRICED_TIERS), np.float64)  # by tier; the lone column is unused
     lost = np.zeros((K, N_PRICED_TIERS), np.float64)
     won_tiered = np.zeros(K, np.bool_)
@@ -252,9 +293,6 @@ def compile_rules(r: Ruleset) -> CompiledRules:
     mult = np.ones((K, 3), np.float64)  # old_side_lost, old_side_won, tie
     for k, n in enumerate(contracts):
         c = r.contracts[n]
-        for i, card in enumerate(c.team_cards):
-            team_cards[k, i] = index[card]
-        team_mask[k] = np.uint64(card_mask(c.team_cards, index))
         for arr, tiered, price in ((won, won_tiered, c.payout.won), (lost, lost_tiered, c.payout.lost)):
             if price is None:
                 continue
@@ -291,7 +329,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
     tables = RuleTables(
         n_seats=r.deck.players, n_cards=nc,
         card_points=np.array([r.deck.card_points(c) for c in cards], np.float64),
-        suit=suit, suit_mask=suit_mask, beat_mask=beat_mask, trump_rank=_trump_ranks(r, index),
+        suit=suit, suit_mask=suit_mask, beat_mask=beat_mask, trump_rank=_trump_ranks(r, faces),
         p_op=p_op, p_mask=p_mask, p_a=p_a, p_b=p_b, p_start=p_start, p_end=p_end,
         pred_stack=int(pred_stack),
         bids=np.array([kidx[n] for n in bids], np.int16),

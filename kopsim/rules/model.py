@@ -101,6 +101,15 @@ MIN_SEATS, MAX_SEATS = 3, 6
 DEFAULT_SEATS = 4  # a ruleset that does not say: every bundled ruleset's table
 
 
+MAX_COPIES = 4  # copies of each card a deck may hold (within MAX_CARDS in all)
+COPY_MARK = "#"  # "QC#2": the second copy of QC
+
+
+def copy_name(card: str, j: int) -> str:
+    """The name of copy j (0: the card itself) of `card` in a deck with copies."""
+    return card if j == 0 else f"{card}{COPY_MARK}{j + 1}"
+
+
 def positions(players: int) -> tuple[str, ...]:
     """Each seat's position counted from the dealer's left: forehand first, the dealer last."""
     return ("forehand", *("second", "third", "fourth", "fifth")[:players - 2], "dealer")
@@ -181,16 +190,18 @@ class Predicate(_Model):
             out += [(f"not.{k}", x) for k, x in self.not_.gather(own)]
         return out
 
-    def holds(self, hand: set[str], position: str) -> bool:
-        """Plain evaluation, used by the reference engine."""
+    def holds(self, hand, position: str) -> bool:
+        """Plain evaluation, used by the reference engine: `hand` is the cards the rules name
+        that the seat holds, a copy as often as held (`Ruleset.face_of`)."""
         if self.holds_all is not None:
             return all(c in hand for c in self.holds_all)
         if self.holds_any is not None:
             return any(c in hand for c in self.holds_any)
         if self.holds_none is not None:
             return not any(c in hand for c in self.holds_none)
-        if self.holds_count is not None:
-            n = sum(c in hand for c in self.holds_count.cards)
+        if self.holds_count is not None:  # each copy of a card counts
+            named = set(self.holds_count.cards)
+            n = sum(c in named for c in hand)
             hi = self.holds_count.max
             return n >= self.holds_count.min and (hi is None or n <= hi)
         if self.position is not None:
@@ -214,10 +225,20 @@ class Deck(_Model):
     suits: list[Name] = Field(max_length=MAX_DECK_NAMES)
     points: dict[Name, CardPoints]  # card points by rank
     players: Annotated[int, Field(ge=MIN_SEATS, le=MAX_SEATS)] = DEFAULT_SEATS  # seats
+    # every card so many times (Doppelkopf: 2); None: once. Equal cards are separate cards of
+    # the deck, dealt and played apart; the rules name a card once and mean every copy
+    copies: Optional[Annotated[int, Field(ge=1, le=MAX_COPIES)]] = None
 
     def cards(self) -> list[str]:
-        """Cards in index order: ranks outer, suits inner ("AC", "AS", "AH", "AD", "10C", ...)."""
+        """The cards the rules name, in index order: ranks outer, suits inner ("AC", "AS",
+        "AH", "AD", "10C", ...). With copies each is dealt `copies` times (`dealt_cards`)."""
         return [r + s for r in self.ranks for s in self.suits]
+
+    def dealt_cards(self) -> list[str]:
+        """The deck as dealt, in index order: each card the rules name, then its other copies
+        right after it, named with the copy's number ("QC", "QC#2")."""
+        return [c if j == 0 else copy_name(c, j) for c in self.cards()
+                for j in range(self.copies or 1)]
 
     def card_points(self, card: str) -> float:
         for r in sorted(self.ranks, key=len, reverse=True):
@@ -241,6 +262,9 @@ class Play(_Model):
     follow_suit: bool = True  # follow the suit led (all trumps count as one suit)
     trump_when_void: bool = True  # void in the suit led: play a trump if you have one
     must_beat: bool = True  # among the cards allowed, beat the card winning the trick if you can
+    # of equal cards (the copies of a card) in one trick, which wins: None or "first" (the one
+    # played first, as the Doppelkopf association's rules say) or "last"
+    equal_cards: Optional[Literal["first", "last"]] = None
 
 
 class Restriction(_Model):
@@ -508,7 +532,19 @@ class Ruleset(_Model):
 
     # ------------------------------------------------------------------ derived, convenient views
     def cards(self) -> list[str]:
-        return self._cached("cards", self.deck.cards)
+        """The deck as dealt (`Deck.dealt_cards`): a card's index here is its index everywhere
+        (deals, hand masks, records)."""
+        return self._cached("cards", self.deck.dealt_cards)
+
+    def face_of(self, card: str) -> str:
+        """The card the rules name for a dealt card: "QC" for "QC#2" (itself without copies)."""
+        faces = self._cached("faces", lambda: {copy_name(c, j): c for c in self.deck.cards()
+                                               for j in range(self.deck.copies or 1)})
+        return faces[card]
+
+    def copies_of(self, card: str) -> list[str]:
+        """The dealt cards a card the rules name stands for: itself and its copies."""
+        return [copy_name(card, j) for j in range(self.deck.copies or 1)]
 
     def points_of(self, card: str) -> float:
         table = self._cached("points", lambda: {c: self.deck.card_points(c) for c in self.cards()})

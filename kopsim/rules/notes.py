@@ -27,13 +27,16 @@ def lone_holder_notes(r: Ruleset) -> list[str]:
     for i, name in enumerate(r.auction.no_bid):
         c = r.contracts[name]
         team = sorted(set(c.team_cards))
-        if c.team != "holders" or len(team) < 2 or len(team) > len(r.deck.cards()) // r.deck.players:
+        held = [x for card in team for x in r.copies_of(card)]  # every copy of them
+        if c.team != "holders" or len(held) < 2 or len(held) > len(r.cards()) // r.deck.players:
             continue
         earlier = [r.contracts[n] for n in [*r.auction.dealt, *r.auction.no_bid[:i]]]
-        share = _share_untaken(r, team, [e for e in earlier if e.eligible is not None], c)
+        share = _share_untaken(r, held, [e for e in earlier if e.eligible is not None], c)
         if share > 0:
             some = "" if share == 1 else " (on some such hands)"
-            out.append(f"when nobody bids and one player holds {', '.join(team)}, the team of "
+            every = "every copy of " if len(held) > len(team) else ""
+            out.append(f"when nobody bids and one player holds {every}{', '.join(team)}, the "
+                       "team of "
                        f"{name!r} (the holders of {', '.join(team)}) is that one player{some}: he "
                        f"plays {name!r} alone against three, at its prices. To play such deals "
                        "otherwise, put a contract for that holding before it in auction.no_bid "
@@ -41,15 +44,15 @@ def lone_holder_notes(r: Ruleset) -> list[str]:
     return out
 
 
-def _share_untaken(r: Ruleset, team: list[str], earlier, contract) -> float:
-    """The share of seeded hands holding every team card that no earlier entry takes and
-    `contract` itself accepts."""
+def _share_untaken(r: Ruleset, held: list[str], earlier, contract) -> float:
+    """The share of seeded hands holding every team card (`held`: each copy of them) that no
+    earlier entry takes and `contract` itself accepts."""
     rng = random.Random(0)
-    others = [c for c in r.deck.cards() if c not in team]
-    size = len(r.deck.cards()) // r.deck.players
+    others = [c for c in r.cards() if c not in held]
+    size = len(r.cards()) // r.deck.players
     untaken, table = 0, positions(r.deck.players)
     for k in range(SAMPLED_HANDS):
-        hand = set(team) | set(rng.sample(others, size - len(team)))
+        hand = [r.face_of(x) for x in held + rng.sample(others, size - len(held))]
         pos = table[k % len(table)]
         if any(e.eligible.holds(hand, pos) for e in earlier):
             continue

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..errors import Problem, did_you_mean, dotted
-from .model import (Ramsch, MAX_AUCTION_CALLS, MAX_CARDS, MAX_CONTRACTS, MAX_HAND_VALUE,
-                    MAX_PREDICATE_NODES, Predicate, Ruleset, positions)
+from .model import (COPY_MARK, Ramsch, MAX_AUCTION_CALLS, MAX_CARDS, MAX_CONTRACTS,
+                    MAX_HAND_VALUE, MAX_PREDICATE_NODES, Predicate, Ruleset, positions)
 
 
 # ------------------------------------------------------------------------------------- semantics
@@ -44,9 +44,12 @@ def _check_deck(r: Ruleset, bad) -> None:
     for rank in deck.points:
         if rank not in deck.ranks:
             bad(f"deck.points.{rank}", f"{rank!r} is not a rank of the deck")
-    cards = deck.cards()
-    if len(cards) != len(set(cards)):
+    if len(deck.cards()) != len(set(deck.cards())):
         bad("deck", "two rank+suit combinations spell the same card name")
+    cards = deck.dealt_cards()
+    if len(cards) != len(set(cards)):
+        bad("deck.copies", f"a copy's name ({COPY_MARK} and its number after a card) spells "
+            "another card's name: rename the suits or ranks")
     if len(cards) % deck.players:
         bad("deck", f"{len(cards)} cards cannot be dealt evenly to {deck.players} players")
     if len(cards) > MAX_CARDS:
@@ -110,7 +113,25 @@ def _check_contracts(r: Ruleset, cards: list[str], bad) -> None:
         _check_thrown_in(c, where, bad)
         _check_contract_doubles(r, c, where, bad)
         _check_each_alone(r, cname, c, where, bad)
+        _check_with_copies(r, c, where, bad)
     _check_bid_classes(r, bad)
+
+
+def _check_with_copies(r: Ruleset, c, where: str, bad) -> None:
+    """With copies, a card the rules name stands for every copy of it; the rules that single
+    out one card (a called card, Laufende, Ramsch's tie broken on the highest trump) have no
+    reading for equal cards yet, and are refused rather than guessed."""
+    if not r.deck.copies or r.deck.copies == 1:
+        return
+    with_copies = f"with deck.copies = {r.deck.copies}"
+    if c.team == "called":
+        bad(f"{where}.team", f"a called card is one card: not {with_copies} (holders, alone "
+            "and each are)")
+    if c.laufende is not None:
+        bad(f"{where}.laufende", f"Laufende count single cards: not {with_copies}")
+    if c.team == "each":  # both of its tie-breaks end on the highest trump played
+        bad(f"{where}.team", f"a hand played each for himself breaks ties on the highest "
+            f"trump, which two can play {with_copies}")
 
 
 def _check_bid_classes(r: Ruleset, bad) -> None:
