@@ -113,7 +113,7 @@ def test_a_dealt_order_deals_the_hands_given(name):
                          np.uint64)
         dealer = i % 4
         out = play_batch(cr, hand_seeds(1, 0, 1), np.array([dealer]),
-                         given=dealt_order(hands, dealer, cr.n_cards)[None])
+                         given=dealt_order(hands, dealer, cr.tables.deal_to)[None])
         dealt = [0] * 4
         for j, c in enumerate(out.perm[0]):
             dealt[(dealer + 1 + j) % 4] |= 1 << int(c)

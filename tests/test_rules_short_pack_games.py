@@ -348,7 +348,7 @@ def test_a_whole_hand_is_played_and_paid_alike_by_both_engines(contract, hands, 
     cr = compiled(RULES)
     index = {c: i for i, c in enumerate(cr.cards)}
     masks = np.array([sum(1 << index[c] for c in hands[s]) for s in range(4)], np.uint64)
-    given = dealt_order(masks, 3, cr.n_cards)[None]
+    given = dealt_order(masks, 3, cr.tables.deal_to)[None]
     row = np.full(cr.max_calls + cr.n_cards, -1, np.int64)
     calls = [call for _, call in st.auction]
     row[:len(calls)] = [cr.call_names.index(call) for call in calls]

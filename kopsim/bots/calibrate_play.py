@@ -122,7 +122,7 @@ def explore_chunk(st, table, seed: int, r: int, start: int, count: int):
     context = context_of(bid, bidder == seat, doubles, st.n_chain)
     context = np.where(in_reopening(cr.tables, bid, doubles, step, base.calls[hands, 0]),
                        reopening_context(st.K, st.n_chain), context)
-    held = _held(base.perm[hands].astype(np.int64), dealers[hands], seat)
+    held = _held(base.perm[hands].astype(np.int64), dealers[hands], seat, cr.tables)
     order = st.ctab[np.where(bid >= 0, bid, st.normal), 2]
     play = _Studied(cr, bots, table, base, seeds, dealers, given, hands, step, seat, chosen)
     total, tally = st.empty(), st.empty()
@@ -182,10 +182,10 @@ def _bid_before(calls, call_seat, step, K):
     return bid, bidder, doubles
 
 
-def _held(perm, dealers, seat):
-    """The dealt hand (bitmask) of each hand's seat: card i of the deal goes to dealer + 1 + i."""
-    nc = perm.shape[1]
-    owner = (dealers[:, None] + 1 + np.arange(nc)[None, :]) % 4
+def _held(perm, dealers, seat, t):
+    """The dealt hand (bitmask) of each hand's seat: card i of the deal goes to the seat
+    t.deal_to[i] places on from the dealer's left (`steps.hand_out`)."""
+    owner = (dealers[:, None] + 1 + t.deal_to.astype(np.int64)[None, :]) % t.n_seats
     bits = np.left_shift(np.uint64(1), perm.astype(np.uint64))
     return np.bitwise_or.reduce(np.where(owner == seat[:, None], bits, np.uint64(0)), axis=1)
 
@@ -224,7 +224,8 @@ def summarise(st, table, deals: int = 40_000) -> dict:
             rows[name] = {"share": 0.0, "hands": 0}
             continue
         decl = res.declarer[sel].astype(np.int64)
-        held = _held(res.perm[sel].astype(np.int64), dealers[sel], np.maximum(decl, 0))
+        held = _held(res.perm[sel].astype(np.int64), dealers[sel], np.maximum(decl, 0),
+                     cr.tables)
         o = int(st.ctab[k, 2])
         power = [strength(np.uint64(h), o, st.power) for h, d in zip(held, decl) if d >= 0]
         rows[name] = {"share": len(sel) / deals, "hands": int(len(sel)),

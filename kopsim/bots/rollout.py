@@ -59,18 +59,19 @@ def _draw(t, ws, view, n, seed, mix, max_draws):
     return draw_worlds(t, ws, view, n, state, max_draws)
 
 
-def dealt_order(hands: np.ndarray, dealer: int, n_cards: int) -> np.ndarray:
-    """Deck orders that deal hands[..., s] (card masks; any leading shape) to seat s, one card
-    at a time from the dealer's left (`steps.hand_out`): what `play_batch(given=...)`
-    takes."""
+def dealt_order(hands: np.ndarray, dealer: int, deal_to: np.ndarray) -> np.ndarray:
+    """Deck orders that deal hands[..., s] (card masks; any leading shape, a mask a seat) to
+    seat s, the i-th card to the seat deal_to[i] places on from the dealer's left
+    (`RuleTables.deal_to`, as `steps.hand_out` deals): what `play_batch(given=...)` takes."""
     hands = np.asarray(hands, np.uint64)
-    lead = hands.shape[:-1]
-    bits = (hands.reshape(-1, 4)[:, :, None] >> np.arange(n_cards, dtype=np.uint64)) & 1
-    hs = n_cards // 4
-    cards = np.nonzero(bits.reshape(-1, n_cards))[1].reshape(-1, 4, hs)  # each seat's, rising
+    lead, n = hands.shape[:-1], hands.shape[-1]
+    n_cards = len(deal_to)
+    bits = (hands.reshape(-1, n)[:, :, None] >> np.arange(n_cards, dtype=np.uint64)) & 1
+    cards = np.nonzero(bits.reshape(-1, n_cards))[1].reshape(-1, n, n_cards // n)  # rising
+    owner = (dealer + 1 + np.asarray(deal_to, np.int64)) % n
     order = np.empty((cards.shape[0], n_cards), np.int64)
-    for s in range(4):
-        order[:, [i for i in range(n_cards) if (dealer + 1 + i) % 4 == s]] = cards[:, s]
+    for s in range(n):
+        order[:, owner == s] = cards[:, s]
     return order.reshape(*lead, n_cards)
 
 
@@ -147,7 +148,7 @@ def value_decisions(cr, params: RolloutParams, bots: list, decisions: list) -> l
         pending.append((view, codes, rows, nw))
         if nw:
             n = nw * len(codes)
-            given.append(np.repeat(dealt_order(ws.hands[:nw], obs.dealer, cr.n_cards),
+            given.append(np.repeat(dealt_order(ws.hands[:nw], obs.dealer, cr.tables.deal_to),
                                    len(codes), axis=0))
             forced.append(_forced_rows(cr, view, play, codes, nw))
             seeds.append(np.full(n, seed, np.int64))

@@ -658,9 +658,9 @@ def _deal_hand(t, lu, sc, out, h, seed, dealer):
     for s in range(t.n_seats):
         sc.streams[s] = mix64(seed + np.uint64(s + 1) * STREAM)
     sc.seed[0] = seed
-    deal(sc.perm, sc.hands, mix64(seed), dealer)
+    deal(sc.perm, sc.hands, mix64(seed), dealer, t.deal_to)
     if lu.given.shape[0] > 0:
-        deal_given(sc.perm, sc.hands, lu.given, h, dealer)
+        deal_given(sc.perm, sc.hands, lu.given, h, dealer, t.deal_to)
     for i in range(t.n_cards):
         out.perm[h, i] = sc.perm[i]
     eval_preds(sc.elig, sc.hands, dealer, t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end,

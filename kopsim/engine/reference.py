@@ -36,13 +36,14 @@ class Deal:
 
     @classmethod
     def dealt(cls, rules: Ruleset, perm, dealer: int) -> "Deal":
-        """The deal of the cards in the order `perm` (card indices of `rules.cards()`): one card
-        at a time from the dealer's left (the kernel's `steps.hand_out`, in plain Python)."""
+        """The deal of the cards in the order `perm` (card indices of `rules.cards()`): the k-th
+        to the seat `rules.deal_offsets()[k]` places on from the dealer's left (the kernel's
+        `steps.hand_out`, in plain Python)."""
         cards = rules.cards()
         n = rules.deck.players
         hands: list[list[str]] = [[] for _ in range(n)]
-        for k, ci in enumerate(perm):
-            hands[(dealer + 1 + k) % n].append(cards[int(ci)])
+        for k, (ci, offset) in enumerate(zip(perm, rules.deal_offsets())):
+            hands[(dealer + 1 + offset) % n].append(cards[int(ci)])
         return cls(dealer, tuple(tuple(h) for h in hands))
 
     @property

@@ -29,9 +29,9 @@ from .seats import after, before
 
 
 @njit(cache=True, inline='always')
-def deal(perm, hands, state, dealer):
-    """Shuffle the deck from the deal's stream and deal it out one card at a time from the
-    dealer's left: perm[i] is the i-th card dealt, hands[s] seat s's mask."""
+def deal(perm, hands, state, dealer, deal_to):
+    """Shuffle the deck from the deal's stream and deal it out (`hand_out`): perm[i] is the
+    i-th card dealt, hands[s] seat s's mask."""
     nc = perm.shape[0]
     for i in range(nc):
         perm[i] = i
@@ -40,28 +40,28 @@ def deal(perm, hands, state, dealer):
         c = perm[i]
         perm[i] = perm[j]
         perm[j] = c
-    hand_out(perm, hands, dealer)
+    hand_out(perm, hands, dealer, deal_to)
 
 
 @njit(cache=True, inline='always')
-def deal_given(perm, hands, given, h, dealer):
+def deal_given(perm, hands, given, h, dealer, deal_to):
     """Deal h as given (given[h, i]: the i-th card dealt), instead of shuffled: calibration
     chooses the hands it studies."""
     for i in range(perm.shape[0]):
         perm[i] = given[h, i]
-    hand_out(perm, hands, dealer)
+    hand_out(perm, hands, dealer, deal_to)
 
 
 @njit(cache=True, inline='always')
-def hand_out(perm, hands, dealer):
-    """hands[s]: the cards of perm dealt to seat s, one at a time from the dealer's left."""
+def hand_out(perm, hands, dealer, deal_to):
+    """hands[s]: the cards of perm dealt to seat s; the i-th card goes to the seat deal_to[i]
+    places on from the dealer's left (RuleTables.deal_to: one at a time round the table)."""
     n = len(hands)
     for s in range(n):
         hands[s] = ZERO
-    seat = after(dealer, 1, n)
+    forehand = after(dealer, 1, n)
     for i in range(perm.shape[0]):
-        hands[seat] |= ONE << np.uint64(perm[i])
-        seat = after(seat, 1, n)
+        hands[after(forehand, deal_to[i], n)] |= ONE << np.uint64(perm[i])
 
 
 # ------------------------------------------------------------------------------------ predicates

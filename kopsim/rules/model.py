@@ -536,6 +536,14 @@ class Ruleset(_Model):
         (deals, hand masks, records)."""
         return self._cached("cards", self.deck.dealt_cards)
 
+    def deal_offsets(self) -> tuple[int, ...]:
+        """Where each card of the deck goes, in the order dealt: the seat, counted from the
+        dealer's left (0: forehand). One card at a time round the table; the one statement of
+        the deal, which the compiler turns into `RuleTables.deal_to` and the reference engine
+        reads (a talon, when there is one, will be a destination here too)."""
+        n = self.deck.players
+        return self._cached("deal", lambda: tuple(i % n for i in range(len(self.cards()))))
+
     def face_of(self, card: str) -> str:
         """The card the rules name for a dealt card: "QC" for "QC#2" (itself without copies)."""
         faces = self._cached("faces", lambda: {copy_name(c, j): c for c in self.deck.cards()

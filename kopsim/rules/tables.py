@@ -17,6 +17,8 @@ class RuleTables(NamedTuple):
     n_seats: int
     # --- cards and card orders (o: order index, s: suit group, 0 = trumps)
     n_cards: int
+    deal_to: np.ndarray  # [i] int8: where the i-th card dealt goes, a seat counted from the
+    # dealer's left (Ruleset.deal_offsets)
     card_points: np.ndarray  # [card] float64
     suit: np.ndarray  # [o, card] int8: the suit group a card follows as
     suit_mask: np.ndarray  # [o, s] uint64: the cards that follow as s
