@@ -406,7 +406,7 @@ def _believed_no_bid(cr: CompiledRules, obs: Observation, dealt: int) -> tuple[i
     own hand makes it the player of."""
     rules = cr.rules
     pos = position_of(obs.seat, obs.dealer, cr.tables.n_seats)
-    hand = set(obs.dealt)
+    hand = rules.holding_of(obs.dealt)
     names = rules.auction.no_bid
     first_open = next(i for i, n in enumerate(names) if rules.contracts[n].eligible is None)
     normal = cr.contract_names.index(names[first_open])

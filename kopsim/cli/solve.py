@@ -98,7 +98,8 @@ def run(args) -> int:
     if contract.team != "holders" and declarer is None:
         cands = [s for s in range(4)
                  if contract.eligible is not None
-                 and contract.eligible.holds(set(deal.hands[s]), deal.position(s))]
+                 and contract.eligible.holds(rules.holding_of(deal.hands[s]),
+                                                  deal.position(s))]
         if len(cands) == 1:
             declarer = cands[0]
         else:

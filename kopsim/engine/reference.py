@@ -10,6 +10,7 @@ The API follows OpenSpiel's: `current_player`, `legal_actions`, `apply_action`, 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .rng import shuffled
@@ -253,7 +254,7 @@ class State:
         self._orders = card_orders(self.rules)
         self._deck_index = deck_index(self.rules)
         # what the rules read of a hand: the cards they name, a copy as often as held
-        self._holdings = [[self.rules.face_of(c) for c in h] for h in self.deal.hands]
+        self._holdings = [self.rules.holding_of(h) for h in self.deal.hands]
         self._points = card_points(self.rules)
         self._bids = self.rules.bids()
         self._eligible: dict[tuple[str, int], bool] = {}
@@ -272,7 +273,7 @@ class State:
     def forehand(self) -> int:
         return (self.deal.dealer + 1) % self.deal.seats
 
-    def holding(self, seat: int) -> list[str]:
+    def holding(self, seat: int) -> Counter:
         return self._holdings[seat]
 
     def eligible(self, contract: str, seat: int) -> bool:

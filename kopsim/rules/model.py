@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Annotated, ClassVar, Literal, Optional, Union
+from collections import Counter
+from typing import Annotated, ClassVar, Literal, Mapping, Optional, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
@@ -190,18 +191,17 @@ class Predicate(_Model):
             out += [(f"not.{k}", x) for k, x in self.not_.gather(own)]
         return out
 
-    def holds(self, hand, position: str) -> bool:
-        """Plain evaluation, used by the reference engine: `hand` is the cards the rules name
-        that the seat holds, a copy as often as held (`Ruleset.face_of`)."""
+    def holds(self, hand: Mapping[str, int], position: str) -> bool:
+        """Plain evaluation, used by the reference engine: `hand` maps each card the rules name
+        that the seat holds to the copies of it held (`Ruleset.holding_of`)."""
         if self.holds_all is not None:
             return all(c in hand for c in self.holds_all)
         if self.holds_any is not None:
             return any(c in hand for c in self.holds_any)
         if self.holds_none is not None:
             return not any(c in hand for c in self.holds_none)
-        if self.holds_count is not None:  # each copy of a card counts
-            named = set(self.holds_count.cards)
-            n = sum(c in named for c in hand)
+        if self.holds_count is not None:  # each copy of a card counts, each card named once
+            n = sum(hand.get(c, 0) for c in set(self.holds_count.cards))
             hi = self.holds_count.max
             return n >= self.holds_count.min and (hi is None or n <= hi)
         if self.position is not None:
@@ -543,6 +543,11 @@ class Ruleset(_Model):
         reads (a talon, when there is one, will be a destination here too)."""
         n = self.deck.players
         return self._cached("deal", lambda: tuple(i % n for i in range(len(self.cards()))))
+
+    def holding_of(self, cards) -> Counter:
+        """What the rules read of a hand of dealt cards: each card they name, with the copies
+        of it held (what `Predicate.holds` takes)."""
+        return Counter(self.face_of(c) for c in cards)
 
     def face_of(self, card: str) -> str:
         """The card the rules name for a dealt card: "QC" for "QC#2" (itself without copies)."""

@@ -52,7 +52,7 @@ def _share_untaken(r: Ruleset, held: list[str], earlier, contract) -> float:
     size = len(r.cards()) // r.deck.players
     untaken, table = 0, positions(r.deck.players)
     for k in range(SAMPLED_HANDS):
-        hand = [r.face_of(x) for x in held + rng.sample(others, size - len(held))]
+        hand = r.holding_of(held + rng.sample(others, size - len(held)))
         pos = table[k % len(table)]
         if any(e.eligible.holds(hand, pos) for e in earlier):
             continue
