@@ -547,13 +547,16 @@ class Ruleset(_Model):
     def holding_of(self, cards) -> Counter:
         """What the rules read of a hand of dealt cards: each card they name, with the copies
         of it held (what `Predicate.holds` takes)."""
-        return Counter(self.face_of(c) for c in cards)
+        faces = self._faces()  # read once: the reference engine reads every hand it deals
+        return Counter(faces[c] for c in cards)
 
     def face_of(self, card: str) -> str:
         """The card the rules name for a dealt card: "QC" for "QC#2" (itself without copies)."""
-        faces = self._cached("faces", lambda: {copy_name(c, j): c for c in self.deck.cards()
-                                               for j in range(self.deck.copies or 1)})
-        return faces[card]
+        return self._faces()[card]
+
+    def _faces(self) -> dict[str, str]:
+        return self._cached("faces", lambda: {copy_name(c, j): c for c in self.deck.cards()
+                                              for j in range(self.deck.copies or 1)})
 
     def copies_of(self, card: str) -> list[str]:
         """The dealt cards a card the rules name stands for: itself and its copies."""
