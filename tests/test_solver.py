@@ -115,7 +115,7 @@ def test_solver_agrees_with_brute_force(compiled, name):
         assert res.value == pytest.approx(want, abs=1e-9), pos
         # a tiny table: entries collide and get replaced all the time
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(solver, "table_bits", lambda n_left: 2)
+            mp.setattr(solver, "table_bits", lambda n_left, n_seats: 2)
             assert solve(cr, **pos, line=False).value == pytest.approx(want, abs=1e-9)
         assert res.move_values.keys() == want_moves.keys()
         for c, v in want_moves.items():
@@ -336,7 +336,7 @@ def test_equal_cards_are_tried_once():
     # are one choice while no queen between them is still held, nor winning the trick
     import numpy as np
 
-    from kopsim.bots.search import SearchContext, _distinct, new_table
+    from kopsim.bots.search import SearchContext, _distinct, new_table, ply_room
 
     cr = compile_rules(load_ruleset("kop"))
     k = cr.contract_names.index("normal")
@@ -348,7 +348,7 @@ def test_equal_cards_are_tried_once():
     def distinct(hand, out, wcard=None):
         pos = 0 if wcard is None else 1
         ctx = SearchContext(ints[k], masks[o], floats[o], np.zeros(1), new_table(4),
-                            np.zeros(1, np.int64))
+                            np.zeros(1, np.int64), *ply_room(cr.n_cards, cr.tables.n_seats))
         kept = _distinct(np.uint64(hand), pos, i[wcard] if wcard else 0, -1,
                          np.uint64(out | hand), ctx)
         return sorted(c for c in cr.cards if (int(kept) >> i[c]) & 1)

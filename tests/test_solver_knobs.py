@@ -154,7 +154,7 @@ def test_random_positions_agree_with_brute_force_and_the_reference_engine(run_aw
         assert res.value == pytest.approx(want), pos
         _assert_many_deals_agree(many, cr, pos, want_moves)
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(solver, "table_bits", lambda n_left: 2)
+            mp.setattr(solver, "table_bits", lambda n_left, n_seats: 2)
             assert solve(cr, **pos, line=False).value == pytest.approx(want)
         # the root's cards are the reference engine's legal cards, duties included
         assert _legal_names(cr, res.move_values) == sorted(st.legal_actions())

@@ -34,7 +34,7 @@ from .pricing import (P_PAY_OLD, P_PAY_YOUNG, P_VALUES, PricingStore, full_windo
                       pricing_store, unscaled)
 from .roots import card_value, line_outcome, position_value, solve_position
 from .search import (R_DUTY, R_LED, R_OTR, R_POS, R_SEAT, R_WCARD, R_WSEAT, R_YTR, SearchContext,
-                     kept_table_bits, new_table, play_tables)
+                     kept_table_bits, new_table, play_tables, ply_room)
 from .worlds import WorldScratch, decision_state, draw_worlds, world_scratch
 
 N_SLOTS = 3 * N_PRICED_TIERS
@@ -54,6 +54,8 @@ class PimcScratch(NamedTuple):
     store: PricingStore
     tt: np.ndarray
     stats: np.ndarray  # [0] positions searched
+    plies_u: np.ndarray  # the search's plies' room (`search.ply_room`)
+    plies_f: np.ndarray
     values: np.ndarray  # [world, action]
     totals: np.ndarray  # [action]
     losing: np.ndarray  # [action] the worlds in which it loses
@@ -83,7 +85,8 @@ def pimc_scratch(cr, n_worlds: int) -> PimcScratch:
     z = np.zeros
     n = max(n_worlds, 1)
     return PimcScratch(world_scratch(cr, n), ints, masks, floats, pricing_store(cr),
-                       new_table(kept_table_bits(nc)), z(1, np.int64),
+                       new_table(kept_table_bits(nc, t.n_seats)), z(1, np.int64),
+                       *ply_room(nc, t.n_seats),
                        z((n, actions)), z(actions), z(actions, np.int64), z(nc, np.int64),
                        z(t.n_chain + 1, np.int64), z(8, np.int64), z(3), z(4, np.uint64),
                        z(8, np.int64), z(3), z(4, np.uint64), z(nc), z(nc + 1, np.int64),
@@ -157,7 +160,7 @@ def _search(t, ps, k, old, called, n_doubles, added):
     o = t.c_order[k]
     side = (np.int64(old), np.int64(called), ps.store.sid[r])
     return side, SearchContext(ps.play_ints[k], ps.order_masks[o], ps.order_floats[o],
-                               ps.store.rows[r], ps.tt, ps.stats)
+                               ps.store.rows[r], ps.tt, ps.stats, ps.plies_u, ps.plies_f)
 
 
 @kernel_jit(inline='always')

@@ -43,7 +43,7 @@ class PricingStore(NamedTuple):
     sid: np.ndarray  # [row] the search id
     count: np.ndarray  # [0] rows used, [1] the next search id, [2] how often it started afresh
     sums: np.ndarray  # every total of card points a set of cards makes, ascending
-    scratch: np.ndarray  # [4] payouts
+    scratch: np.ndarray  # [seat] payouts
 
 
 def point_sums(card_points: np.ndarray) -> np.ndarray:
@@ -59,11 +59,11 @@ def pricing_store(cr, capacity: int = 4096) -> PricingStore:
     """An empty store for a compiled ruleset: an index over every key, `capacity` rows."""
     t = cr.tables
     lauf = int((t.c_lauf_cards >= 0).sum(axis=1).max(initial=0))
-    shape = (len(cr.contract_names), 5, int(t.c_max_doubles.max(initial=0)) + 1, 3, lauf + 1)
+    shape = (len(cr.contract_names), t.n_seats + 1, int(t.c_max_doubles.max(initial=0)) + 1, 3, lauf + 1)
     rows = min(int(np.prod(shape)), capacity)
     return PricingStore(np.full(shape, -1, np.int64), np.zeros((rows, P_WIDTH), np.float64),
                         np.zeros(rows, np.int64), np.zeros(3, np.int64),
-                        point_sums(t.card_points), np.zeros(4, np.float64))
+                        point_sums(t.card_points), np.zeros(t.n_seats, np.float64))
 
 
 @kernel_jit(inline='always')
@@ -123,14 +123,15 @@ def _scale_of(biggest):
 def fill_pricing(t, k, n_old, counted, last, added, sums, pay, row):
     """row: the pricing of contract k with n_old old seats under `counted` doubles (the last
     said by side `last`, -1 none), the Laufende `added` to its price, through the kernel's
-    steps (`price`, `pay_out`); pay: four floats of scratch."""
+    steps (`price`, `pay_out`); pay: a float a seat of scratch."""
     row[P_WIN] = t.win_points
     row[P_SMAX] = t.schneider_max
     row[P_SMAX_OLD] = t.schneider_max_old
     row[P_LONE_WON] = 1.0 if n_old == 1 and not t.c_won_tiered[k] else 0.0
     row[P_LONE_LOST] = 1.0 if n_old == 1 and not t.c_lost_tiered[k] else 0.0
     row[P_TIE_WIN] = tie_winner(t.tie_rule, counted, last)
-    old = (1 << n_old) - 1  # the sides' sizes price a hand: the old seats are 0.., seat 3 young
+    n = t.n_seats
+    old = (1 << n_old) - 1  # the sides' sizes price a hand: the old seats are 0.., the last young
     for i in range(N_SLOTS):
         row[P_UNSCALED + i] = 0.0
         row[P_PAY_OLD + i] = 0.0
@@ -140,12 +141,12 @@ def fill_pricing(t, k, n_old, counted, last, added, sums, pay, row):
         for tier in range(N_PRICED_TIERS):
             v = price(t.c_won, t.c_lost, t.c_mult, k, w, tier, counted, t.tie_value, t.factor,
                       added)
-            for s in range(4):
+            for s in range(n):
                 pay[s] = 0.0
             pay_out(pay, v, w, old, t.zero_sum, t.lone_once)
             slot = outcome_slot(w, tier)
             po = pay[0] if n_old > 0 else 0.0
-            py = pay[3] if n_old < 4 else 0.0
+            py = pay[n - 1] if n_old < n else 0.0
             row[P_PAY_OLD + slot] = po
             row[P_PAY_YOUNG + slot] = py
             row[P_UNSCALED + slot] = po - py
@@ -158,7 +159,7 @@ def fill_pricing(t, k, n_old, counted, last, added, sums, pay, row):
     for c in range(t.card_points.shape[0]):
         deck += t.card_points[c]
     row[P_DECK] = deck
-    row[P_DIRECTION] = _direction(row, np.int64(t.c_goal[k]), sums, t.n_cards // 4)
+    row[P_DIRECTION] = _direction(row, np.int64(t.c_goal[k]), sums, t.n_cards // n)
 
 
 @kernel_jit()

@@ -3,8 +3,8 @@ whole (its value, each legal card's value, a best line), and one position search
 (pimc's sampled worlds: the value of the first lead, the value of each of a seat's cards, a
 seat's payout at the end of a best line).
 
-A root is the position's ints and floats (`search.root_arrays`); a deal is a row of four hand
-masks, the cards each seat still holds. Values come scaled as the search compares them (read
+A root is the position's ints and floats (`search.root_arrays`); a deal is a row of hand masks,
+one a seat, the cards each seat still holds. Values come scaled as the search compares them (read
 them with `pricing.unscaled`, or a seat's payout by outcome), except where said.
 """
 
@@ -16,7 +16,7 @@ from ..engine.bits import ONE, popcount
 from ..engine.jit import kernel_jit
 from .pricing import full_window, outcome_of, unscaled
 from .search import (R_DUTY, R_LED, R_OTR, R_POS, R_SEAT, R_WCARD, R_WSEAT, R_YTR, X_GOAL,
-                     after_card, allowed_of, child_value, hand_of, ply_value)
+                     after_card, allowed_of, child_value, ply_value)
 
 # A search from a root reads `side`, (old side's seats, the called card while on duty or -1, the
 # search id of the pricing row), and `ctx`, a `search.SearchContext`.
@@ -28,9 +28,11 @@ NULL_WINDOW = 1e-9  # half a null window: scaled values differ by far more
 def _root(ri, rf, h):
     """The root's position in the deal h: (rem, trick, score, duty, hands), as the search takes
     them."""
-    return (h[0] | h[1] | h[2] | h[3],
-            (ri[R_SEAT], ri[R_POS], ri[R_LED], ri[R_WCARD], ri[R_WSEAT], rf[0]),
-            (rf[1], rf[2], ri[R_OTR], ri[R_YTR]), ri[R_DUTY], (h[0], h[1], h[2], h[3]))
+    rem = h[0]
+    for s in range(1, h.shape[0]):
+        rem |= h[s]
+    return (rem, (ri[R_SEAT], ri[R_POS], ri[R_LED], ri[R_WCARD], ri[R_WSEAT], rf[0]),
+            (rf[1], rf[2], ri[R_OTR], ri[R_YTR]), ri[R_DUTY], h)
 
 
 @kernel_jit()
@@ -56,7 +58,7 @@ def _best_card(ri, rf, h, target, want_all, move_vals, side, ctx):
     rem, trick, score, duty, hands = _root(ri, rf, h)
     seat, pos, led, wcard, _, _ = trick
     old_mask, called, _ = side
-    m = allowed_of(hand_of(hands, seat), pos, led, wcard, duty, called, ctx)
+    m = allowed_of(hands[seat], pos, led, wcard, duty, called, ctx)
     is_max = (old_mask >> seat) & 1
     chosen = -1
     while m:
@@ -160,5 +162,5 @@ def _copy_root(ri, rf, h, to_i, to_f, to_h):
         to_i[i] = ri[i]
     for i in range(rf.shape[0]):
         to_f[i] = rf[i]
-    for i in range(4):
+    for i in range(h.shape[0]):
         to_h[i] = h[i]

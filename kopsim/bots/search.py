@@ -6,11 +6,11 @@ of the hand, read from the outcome (winner, tier) the points and tricks make (`c
 search carries both sides' points and tricks down to the end and prices the leaves as the batch
 kernel scores a hand.
 
-The search recurses trick by trick (`trick_value`): the four cards of a trick are four nested
-loops whose state stays in registers, a fail-soft alpha-beta over single cards, and the call
-down to the next trick is the only call in it; the last trick plays itself. At each boundary
-with two tricks or more to go it probes a transposition table keyed by the whole state the rest
-of the hand depends on: each seat's cards still held, the leader, the points and tricks taken,
+The search is a fail-soft alpha-beta over single cards, at a table of any size: a trick is
+played ply by ply (`ply_value`), each seat in turn one card, as many as the table has seats
+(the play row's X_SEATS); the last trick plays itself. At each trick boundary with two tricks
+or more to go (`_at_boundary`) it probes a transposition table keyed by the whole state the
+rest of the hand depends on: each seat's cards still held, the leader, the points and tricks taken,
 the old side, the called card and whether its duties still hold (its holder may have run away
 with a low card of the suit and kept it), and the search's id (`PricingStore`). Keyed by the
 hands rather than by a deal, an entry serves every deal and decision that reaches the position.
@@ -43,6 +43,8 @@ import numpy as np
 from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
 from ..engine.jit import kernel_jit
 from ..engine.steps import called_card_duties, play_to_trick
+from ..engine.seats import after
+from ..rules.model import MAX_SEATS
 from .pricing import P_DIRECTION, P_DECK, outcome_value
 
 INF = np.inf
@@ -52,21 +54,24 @@ U29 = np.uint64(29)
 U32 = np.uint64(32)
 
 # a contract's play: play_ints[k, X_*], the suit groups of the cards from X_SUIT on
-X_FOLLOW, X_TRUMP_VOID, X_MUST_BEAT, X_RUN_AWAY, X_CARDS, X_GROUPS, X_GOAL, X_ORDER = range(8)
-X_SUIT = 8
+# (X_SEATS: the seats playing the hand, each one card to every trick)
+X_FOLLOW, X_TRUMP_VOID, X_MUST_BEAT, X_RUN_AWAY, X_CARDS, X_GROUPS, X_GOAL, X_ORDER, X_SEATS = \
+    range(9)
+X_SUIT = 9
 # a card order's floats: order_floats[o, card] points, [o, n_cards + card] strength
 # a search's root: ints [R_*] and floats [trick points so far, old side's points, young's]
 R_SEAT, R_POS, R_LED, R_WCARD, R_WSEAT, R_OTR, R_YTR, R_DUTY = range(8)
 
-TT_ENTRY = np.dtype([("h0", np.uint64), ("h1", np.uint64), ("h2", np.uint64),
-                     ("h3", np.uint64), ("aux", np.int64), ("opts", np.float64),
+# an entry: each seat's cards still held (room for the largest table), the packed rest of the
+# position (`_tt_key`), both sides' points, and the bounds on its value
+TT_ENTRY = np.dtype([("h", np.uint64, (MAX_SEATS,)), ("aux", np.int64), ("opts", np.float64),
                      ("ypts", np.float64), ("lo", np.float64), ("hi", np.float64)], align=True)
 
 
 class SearchContext(NamedTuple):
     """What a search reads besides its position: a contract's play (a `play_ints` row), its
     card order (`order_masks`, `order_floats` rows), its pricing row, the transposition table,
-    and [0] the positions searched."""
+    [0] the positions searched, and the plies' room (`ply_room`)."""
 
     ci: np.ndarray
     cm: np.ndarray
@@ -74,10 +79,12 @@ class SearchContext(NamedTuple):
     pf: np.ndarray
     tt: np.ndarray
     stats: np.ndarray
+    plies_u: np.ndarray
+    plies_f: np.ndarray
 
 
 # The search's state travels in small tuples of scalars (numba passes them as their scalars):
-# hands: each seat's cards (h0, h1, h2, h3), masked by the cards still out (rem);
+# hands: each seat's cards, an array a seat (read only), masked by the cards still out (rem);
 # side: (old side's seats, the called card (-1 none), the search id of the pricing row);
 # score: both sides' points and tricks taken (opts, ypts, otr, ytr);
 # trick: the open trick, (seat to play, its place pos in the trick, the suit group led, the
@@ -98,7 +105,7 @@ def play_tables(cr) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for k in range(ints.shape[0]):
         o = int(t.c_order[k])
         ints[k, :X_SUIT] = [t.follow_suit, t.trump_when_void, t.must_beat, t.c_run_away[k], nc,
-                            groups, t.c_goal[k], o]
+                            groups, t.c_goal[k], o, t.n_seats]
         ints[k, X_SUIT:] = t.suit[o]
     masks = np.zeros((n_orders, groups + groups * nc), np.uint64)
     floats = np.zeros((n_orders, 2 * nc), np.float64)
@@ -113,12 +120,12 @@ def play_tables(cr) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return ints, masks, floats
 
 
-def kept_table_bits(n_cards: int) -> int:
+def kept_table_bits(n_cards: int, n_seats: int) -> int:
     """The size (2 ** bits entries) of a transposition table kept across many searches (pimc's
     decisions, every seat's, a whole batch): positions recur across deals and decisions, and
     on kop 2 ** 14 entries (1.2 MB) played four pimc seats fastest (12: 455 hands/s, 14: 480,
     16: 440; a larger table spills out of the processor's caches)."""
-    return min(18, 3 * (n_cards // 4) + 2)
+    return min(18, 3 * (n_cards // n_seats) + 2)
 
 
 def new_table(bits: int) -> np.ndarray:
@@ -128,6 +135,18 @@ def new_table(bits: int) -> np.ndarray:
     return tt
 
 
+# a ply of an open trick, its row in the plies' room: plies_u[row, U_*], plies_f[row, F_*]
+U_LEFT, U_REM, U_SEAT, U_LED, U_WCARD, U_WSEAT = range(6)  # cards left to try, the trick so far
+F_BEST, F_ALPHA, F_BETA, F_TP = range(4)
+
+
+def ply_room(n_cards: int, n_seats: int) -> tuple[np.ndarray, np.ndarray]:
+    """(plies_u, plies_f): a row for each place of each trick a search can have open at once
+    (a trick with c cards out at its lead has rows c .. c + n_seats - 1)."""
+    rows = n_cards + n_seats
+    return np.zeros((rows, 6), np.uint64), np.zeros((rows, 4), np.float64)
+
+
 def root_arrays(cr, contract: int, old_mask: int, leader: int, trick, points, tricks,
                 duty: int) -> tuple[np.ndarray, np.ndarray]:
     """(ints, floats) of a root: the open trick, led by `leader`, replayed in the contract's
@@ -135,33 +154,22 @@ def root_arrays(cr, contract: int, old_mask: int, leader: int, trick, points, tr
     while its duties hold (-1 none)."""
     t = cr.tables
     o = int(t.c_order[contract])
-    opts = sum(float(points[s]) for s in range(4) if (old_mask >> s) & 1)
-    ypts = sum(float(points[s]) for s in range(4) if not (old_mask >> s) & 1)
-    otr = sum(int(tricks[s]) for s in range(4) if (old_mask >> s) & 1)
-    ytr = sum(int(tricks[s]) for s in range(4) if not (old_mask >> s) & 1)
+    seats = range(t.n_seats)
+    opts = sum(float(points[s]) for s in seats if (old_mask >> s) & 1)
+    ypts = sum(float(points[s]) for s in seats if not (old_mask >> s) & 1)
+    otr = sum(int(tricks[s]) for s in seats if (old_mask >> s) & 1)
+    ytr = sum(int(tricks[s]) for s in seats if not (old_mask >> s) & 1)
     seat, led, wcard, wseat, tp = leader, 0, 0, leader, 0.0
     for i, c in enumerate(trick):
         tp += float(t.card_points[c])
         led, wcard, wseat = (int(x) for x in play_to_trick(
             i, c, seat, t.suit[o, c], t.beat_mask[o, led, wcard], led, wcard, wseat))
-        seat = (seat + 1) % 4
+        seat = after(seat, 1, t.n_seats)
     ints = np.array([seat, len(trick), led, wcard, wseat, otr, ytr, duty], np.int64)
     return ints, np.array([tp, opts, ypts], np.float64)
 
 
 # ---------------------------------------------------------------------- the steps of a search
-
-
-@kernel_jit(inline='always')
-def hand_of(hands, seat):
-    h0, h1, h2, h3 = hands
-    if seat == 0:
-        return h0
-    if seat == 1:
-        return h1
-    if seat == 2:
-        return h2
-    return h3
 
 
 @kernel_jit(inline='always')
@@ -256,13 +264,6 @@ def _pick(left, pos, partner_wins, bw, cf, nc):
 
 
 @kernel_jit(inline='always')
-def _ply_start(old_mask, seat, wseat, pos):
-    """(is_max, best so far, partner holds the trick) of a card ply."""
-    is_max = (old_mask >> seat) & 1
-    return is_max, (-INF if is_max else INF), pos > 0 and ((old_mask >> wseat) & 1) == is_max
-
-
-@kernel_jit(inline='always')
 def _backed_up(is_max, v, best, alpha, beta):
     """(best, alpha, beta) of a node once a card proved worth v."""
     if is_max:
@@ -297,10 +298,11 @@ def after_card(c, rem, trick, score, duty, old_mask, ctx):
     led, wcard, wseat = play_to_trick(pos, c, seat, ci[X_SUIT + c], bw, led, wcard, wseat)
     rem = rem & ~(ONE << np.uint64(c))
     tp = tp + ctx.cf[c]
-    if pos < 3:
-        return rem, ((seat + 1) % 4, pos + 1, led, wcard, wseat, tp), score, duty
+    n = ci[X_SEATS]
+    if pos < n - 1:
+        return rem, (after(seat, 1, n), pos + 1, led, wcard, wseat, tp), score, duty
     # (no constants in the tuple: numba would type them as literals, and build again)
-    return (rem, (wseat, pos - 3, led - led, wcard - wcard, wseat, tp - tp),
+    return (rem, (wseat, pos - pos, led - led, wcard - wcard, wseat, tp - tp),
             _taken(old_mask, wseat, tp, score), -1 if led == duty else duty)
 
 
@@ -314,9 +316,10 @@ def _last_trick(rem, leader, score, hands, old_mask, ctx):
     wcard = 0
     led = 0
     tp = 0.0
-    for i in range(4):
-        seat = (leader + i) % 4
-        c = lowbit_index(hand_of(hands, seat) & rem)
+    n = ci[X_SEATS]
+    for i in range(n):
+        seat = after(leader, i, n)
+        c = lowbit_index(hands[seat] & rem)
         tp += cf[c]
         led, wcard, wseat = play_to_trick(i, c, seat, ci[X_SUIT + c],
                                           cm[groups + led * nc + wcard], led, wcard, wseat)
@@ -331,8 +334,9 @@ def _reachable(score, n, ctx):
     opts, ypts, otr, ytr = score
     pf, goal = ctx.pf, ctx.ci[X_GOAL]
     left = pf[P_DECK] - opts - ypts
-    v_old = outcome_value(opts + left, ypts, otr + n // 4, ytr, pf, goal)
-    v_young = outcome_value(opts, ypts + left, otr, ytr + n // 4, pf, goal)
+    tricks = n // ctx.ci[X_SEATS]
+    v_old = outcome_value(opts + left, ypts, otr + tricks, ytr, pf, goal)
+    v_young = outcome_value(opts, ypts + left, otr, ytr + tricks, pf, goal)
     if pf[P_DIRECTION] > 0.0:
         return v_young, v_old
     return v_old, v_young
@@ -346,21 +350,23 @@ def _tt_key(rem, leader, otr, duty, side, hands, opts):
     """(aux, hash) of a trick-boundary position: leader, old side's tricks, whether the duties
     hold, old side, called card and search id packed; the hash mixes in the hands and points."""
     old_mask, called, sid = side
-    h0, h1, h2, h3 = hands
-    aux = (leader | (otr << 2) | (np.int64(duty >= 0) << 9) | (old_mask << 10)
-           | ((called + 1) << 14) | (sid << 21))
-    hk = ((h0 & rem) * HM1) ^ ((h1 & rem) * HM2) ^ (((h2 & rem) ^ ((h3 & rem) << U29)) * HM1) \
-        ^ (np.uint64(aux) * HM2) ^ np.uint64(np.int64(opts * 16.0))
+    aux = (leader | (otr << 3) | (np.int64(duty >= 0) << 10) | (old_mask << 11)
+           | ((called + 1) << 17) | (sid << 24))
+    hk = (np.uint64(aux) * HM2) ^ np.uint64(np.int64(opts * 16.0))
+    for s in range(hands.shape[0]):  # each seat's cards, weighed apart
+        hk ^= ((hands[s] & rem) << np.uint64(s)) * (HM1 if s & 1 else HM2)
     return aux, (hk ^ (hk >> U29)) * HM1
 
 
 @kernel_jit(inline='always')
 def _tt_holds(tt, slot, rem, aux, hands, opts, ypts):
-    h0, h1, h2, h3 = hands
     e = tt[slot]
-    return (e['h0'] == (h0 & rem) and e['h1'] == (h1 & rem) and e['h2'] == (h2 & rem)
-            and e['h3'] == (h3 & rem) and e['aux'] == aux and e['opts'] == opts
-            and e['ypts'] == ypts)
+    if e['aux'] != aux or e['opts'] != opts or e['ypts'] != ypts:
+        return False
+    for s in range(hands.shape[0]):
+        if e['h'][s] != hands[s] & rem:
+            return False
+    return True
 
 
 @kernel_jit(inline='always')
@@ -377,12 +383,9 @@ def _tt_store(tt, slot, rem, aux, hands, opts, ypts, v, a0, b0):
     else:
         lo = v
         hi = v
-    h0, h1, h2, h3 = hands
     e = tt[slot]
-    e['h0'] = h0 & rem
-    e['h1'] = h1 & rem
-    e['h2'] = h2 & rem
-    e['h3'] = h3 & rem
+    for s in range(hands.shape[0]):
+        e['h'][s] = hands[s] & rem
     e['aux'] = aux
     e['opts'] = opts
     e['ypts'] = ypts
@@ -393,139 +396,176 @@ def _tt_store(tt, slot, rem, aux, hands, opts, ypts, v, a0, b0):
 # ----------------------------------------------------------------------------------- the search
 
 
-@kernel_jit()
-def trick_value(rem, leader, score, duty, alpha, beta, hands, side, ctx):
-    """Fail-soft alpha-beta value, within (alpha, beta), of a trick-boundary position: rem the
-    cards still out, leader to lead (see the tuples above)."""
+@kernel_jit(inline='always')
+def _at_boundary(rem, leader, score, duty, alpha, beta, hands, side, ctx):
+    """What a trick boundary's position shows before its cards are searched: (done, value) when
+    it needs no search (the hand over, the last trick playing itself, what is left to take
+    unable to leave the window, the table's bounds), else (window, the table's slot and key).
+    """
     ctx.stats[0] += 1
     n = popcount(rem)
+    opts, ypts, otr, ytr = score
+    nothing = (alpha, beta, np.int64(-1), np.int64(0))
     if n == 0:
-        opts, ypts, otr, ytr = score
-        return outcome_value(opts, ypts, otr, ytr, ctx.pf, ctx.ci[X_GOAL])
-    if n == 4:
-        return _last_trick(rem, leader, score, hands, side[0], ctx)
+        return True, outcome_value(opts, ypts, otr, ytr, ctx.pf, ctx.ci[X_GOAL]), nothing
+    if n == ctx.ci[X_SEATS]:
+        return True, _last_trick(rem, leader, score, hands, side[0], ctx), nothing
     if ctx.pf[P_DIRECTION] != 0.0:  # what is left to take cannot leave the window
         lo, hi = _reachable(score, n, ctx)
         if hi <= alpha or lo == hi:
-            return hi
+            return True, hi, nothing
         if lo >= beta:
-            return lo
-    opts, ypts, otr, _ = score
+            return True, lo, nothing
     tt = ctx.tt
     aux, hk = _tt_key(rem, leader, otr, duty, side, hands, opts)
     slot = np.int64((hk >> U32) & np.uint64(tt.shape[0] - 1))
     if _tt_holds(tt, slot, rem, aux, hands, opts, ypts):
         lo, hi = tt[slot]['lo'], tt[slot]['hi']
         if lo >= beta or lo == hi:
-            return lo
+            return True, lo, nothing
         if hi <= alpha:
-            return hi
+            return True, hi, nothing
         alpha = max(alpha, lo)
         beta = min(beta, hi)
-    v = _four_cards(rem, leader, score, duty, alpha, beta, hands, side, ctx)
-    _tt_store(tt, slot, rem, aux, hands, opts, ypts, v, alpha, beta)
-    return v
-
-
-@kernel_jit(inline='always')
-def _trick_taken(rem, wseat, tp, score, duty, led, alpha, beta, hands, side, ctx):
-    """The value once a trick worth tp is complete, won by wseat: the last trick plays itself;
-    else the search goes on from the next lead."""
-    if led == duty:
-        duty = -1  # the called suit has been led: the duties end
-    score = _taken(side[0], wseat, tp, score)
-    if popcount(rem) == 4:
-        ctx.stats[0] += 1
-        return _last_trick(rem, wseat, score, hands, side[0], ctx)
-    return trick_value(rem, wseat, score, duty, alpha, beta, hands, side, ctx)
-
-
-@kernel_jit(inline='always')
-def _four_cards(rem, s0, score, duty, alpha, beta, hands, side, ctx):
-    """The minimax of a trick's four cards from its lead, each ply a loop over its cards (best
-    first, `_pick`), cut off as soon as its window closes."""
-    old_mask, called, _ = side
-    ci, cm, cf = ctx.ci, ctx.cm, ctx.cf
-    nc = ci[X_CARDS]
-    g = ci[X_GROUPS]
-    x0, best0, _ = _ply_start(old_mask, s0, s0, 0)
-    a0, b0 = alpha, beta
-    left0 = _kept(hand_of(hands, s0) & rem, 0, 0, 0, duty, called, rem, ctx)
-    while left0:
-        c0 = _pick(left0, 0, False, ZERO, cf, nc)
-        left0 &= ~(ONE << np.uint64(c0))
-        r1 = rem & ~(ONE << np.uint64(c0))
-        l1, w1, ws1 = play_to_trick(0, c0, s0, ci[X_SUIT + c0], ZERO, 0, 0, s0)
-        tp1 = cf[c0]
-        s1 = (s0 + 1) % 4
-        x1, best1, pw1 = _ply_start(old_mask, s1, ws1, 1)
-        a1, b1 = a0, b0
-        bw1 = cm[g + l1 * nc + w1]
-        left1 = _kept(hand_of(hands, s1) & r1, 1, l1, w1, duty, called, r1, ctx)
-        while left1:
-            c1 = _pick(left1, 1, pw1, bw1, cf, nc)
-            left1 &= ~(ONE << np.uint64(c1))
-            r2 = r1 & ~(ONE << np.uint64(c1))
-            l2, w2, ws2 = play_to_trick(1, c1, s1, ci[X_SUIT + c1], bw1, l1, w1, ws1)
-            tp2 = tp1 + cf[c1]
-            s2 = (s1 + 1) % 4
-            x2, best2, pw2 = _ply_start(old_mask, s2, ws2, 2)
-            a2, b2 = a1, b1
-            bw2 = cm[g + l2 * nc + w2]
-            left2 = _kept(hand_of(hands, s2) & r2, 2, l2, w2, duty, called, r2, ctx)
-            while left2:
-                c2 = _pick(left2, 2, pw2, bw2, cf, nc)
-                left2 &= ~(ONE << np.uint64(c2))
-                r3 = r2 & ~(ONE << np.uint64(c2))
-                l3, w3, ws3 = play_to_trick(2, c2, s2, ci[X_SUIT + c2], bw2, l2, w2, ws2)
-                tp3 = tp2 + cf[c2]
-                s3 = (s2 + 1) % 4
-                x3, best3, pw3 = _ply_start(old_mask, s3, ws3, 3)
-                a3, b3 = a2, b2
-                bw3 = cm[g + l3 * nc + w3]
-                left3 = _kept(hand_of(hands, s3) & r3, 3, l3, w3, duty, called, r3, ctx)
-                while left3:
-                    c3 = _pick(left3, 3, pw3, bw3, cf, nc)
-                    left3 &= ~(ONE << np.uint64(c3))
-                    l4, w4, ws4 = play_to_trick(3, c3, s3, ci[X_SUIT + c3], bw3, l3, w3, ws3)
-                    v = _trick_taken(r3 & ~(ONE << np.uint64(c3)), ws4, tp3 + cf[c3], score,
-                                     duty, l4, a3, b3, hands, side, ctx)
-                    best3, a3, b3 = _backed_up(x3, v, best3, a3, b3)
-                    if a3 >= b3:
-                        break
-                best2, a2, b2 = _backed_up(x2, best3, best2, a2, b2)
-                if a2 >= b2:
-                    break
-            best1, a1, b1 = _backed_up(x1, best2, best1, a1, b1)
-            if a1 >= b1:
-                break
-        best0, a0, b0 = _backed_up(x0, best1, best0, a0, b0)
-        if a0 >= b0:
-            break
-    return best0
+    return False, alpha, (alpha, beta, slot, aux)
 
 
 @kernel_jit()
 def ply_value(rem, trick, score, duty, alpha, beta, hands, side, ctx):
-    """The value, within (alpha, beta), of any position; a trick boundary's is
-    `trick_value`'s. The open trick's cards are searched one ply at a time: a root's only."""
-    seat, pos, led, wcard, wseat, _ = trick
+    """Fail-soft alpha-beta value, within (alpha, beta), of a position (see the tuples above):
+    the open trick's plies are searched in one loop (`_trick_plies`), and at a trick boundary
+    the transposition table is probed first and told what the search found (`_at_boundary`).
+    The only recursion is this function's own, once a trick (numba caches a self-recursive
+    function; two calling each other crashed when loaded from its cache)."""
+    slot, aux = np.int64(-1), np.int64(0)
+    if trick[1] == 0:
+        done, v, window = _at_boundary(rem, trick[0], score, duty, alpha, beta, hands, side,
+                                       ctx)
+        if done:
+            return v
+        alpha, beta, slot, aux = window
+    v = _trick_plies(rem, trick, score, duty, alpha, beta, hands, side, ctx)
+    if slot >= 0:
+        _tt_store(ctx.tt, slot, rem, aux, hands, score[0], score[1], v, alpha, beta)
+    return v
+
+
+@kernel_jit(inline='always')
+def _ply_saved(r, ply, ctx):
+    """Row r of the plies' room holds ply, a ply's state (see `_trick_plies`)."""
+    left, rem, seat, led, wcard, wseat, tp, best, alpha, beta = ply
+    u, f = ctx.plies_u, ctx.plies_f
+    u[r, U_LEFT], u[r, U_REM], u[r, U_SEAT] = left, rem, seat
+    u[r, U_LED], u[r, U_WCARD], u[r, U_WSEAT] = led, wcard, wseat
+    f[r, F_TP], f[r, F_BEST], f[r, F_ALPHA], f[r, F_BETA] = tp, best, alpha, beta
+
+
+@kernel_jit(inline='always')
+def _ply_restored(r, ctx):
+    """The ply's state row r of the plies' room holds."""
+    u, f = ctx.plies_u, ctx.plies_f
+    return (u[r, U_LEFT], u[r, U_REM], np.int64(u[r, U_SEAT]), np.int64(u[r, U_LED]),
+            np.int64(u[r, U_WCARD]), np.int64(u[r, U_WSEAT]), f[r, F_TP], f[r, F_BEST],
+            f[r, F_ALPHA], f[r, F_BETA])
+
+
+@kernel_jit(inline='always')
+def _ply_reads(pos, seat, led, wcard, wseat, old_mask, ctx):
+    """(the seat maximises, the cards beating the trick's winner, its partner holds the
+    trick) of the ply in which seat plays card pos of the trick so far (led, wcard, wseat)."""
+    is_max = (old_mask >> seat) & 1
     if pos == 0:
-        return trick_value(rem, seat, score, duty, alpha, beta, hands, side, ctx)
-    old_mask, called, _ = side
+        return is_max, ZERO, False
     ci = ctx.ci
-    nc = ci[X_CARDS]
-    is_max, best, partner_wins = _ply_start(old_mask, seat, wseat, pos)
-    bw = ctx.cm[ci[X_GROUPS] + led * nc + wcard]
-    left = _kept(hand_of(hands, seat) & rem, pos, led, wcard, duty, called, rem, ctx)
+    bw = ctx.cm[ci[X_GROUPS] + led * ci[X_CARDS] + wcard]
+    return is_max, bw, ((old_mask >> wseat) & 1) == is_max
+
+
+@kernel_jit(inline='always')
+def _trick_completed(rem, tp, wseat, led, score, duty, alpha, beta, hands, side, ctx):
+    """The value of the position once the trick is complete (rem the cards still out, tp its
+    points, won by wseat, led in group led): the last trick plays itself; else the search goes
+    on from the next lead (the called suit led ends the duties)."""
+    score = _taken(side[0], wseat, tp, score)
+    if led == duty:
+        duty = -1
+    if popcount(rem) == ctx.ci[X_SEATS]:
+        ctx.stats[0] += 1
+        return _last_trick(rem, wseat, score, hands, side[0], ctx)
+    zero = wseat - wseat  # (no constants in the tuple: see `after_card`)
+    return ply_value(rem, (wseat, zero, zero, zero, wseat, tp - tp), score, duty, alpha, beta,
+                     hands, side, ctx)
+
+
+@kernel_jit(inline='always')
+def _last_ply(rem, trick, score, duty, alpha, beta, hands, side, ctx):
+    """The value of the trick's last ply, in which the seat to play completes the trick: a
+    loop of its own, the most of the search's cards being played there."""
+    seat, _, led, wcard, wseat, tp = trick
+    old_mask, called, _ = side
+    ci, cf = ctx.ci, ctx.cf
+    later = 1  # (what the steps ask of a card's place: not the lead; a constant, folded away)
+    is_max, bw, partner_wins = _ply_reads(later, seat, led, wcard, wseat, old_mask, ctx)
+    best = -INF if is_max else INF
+    left = _kept(hands[seat] & rem, later, led, wcard, duty, called, rem, ctx)
     while left:
-        c = _pick(left, pos, partner_wins, bw, ctx.cf, nc)
+        c = _pick(left, later, partner_wins, bw, cf, ci[X_CARDS])
         left &= ~(ONE << np.uint64(c))
-        v = child_value(c, rem, trick, score, duty, alpha, beta, hands, side, ctx)
+        _, _, ws2 = play_to_trick(later, c, seat, ci[X_SUIT + c], bw, led, wcard, wseat)
+        v = _trick_completed(rem & ~(ONE << np.uint64(c)), tp + cf[c], ws2, led, score, duty,
+                             alpha, beta, hands, side, ctx)
         best, alpha, beta = _backed_up(is_max, v, best, alpha, beta)
         if alpha >= beta:
             break
     return best
+
+
+@kernel_jit(inline='always')
+def _trick_plies(rem, trick, score, duty, alpha, beta, hands, side, ctx):
+    """The minimax of the open trick's plies from the seat to play: each ply tries its cards
+    worth trying (best first, `_pick`) until its window closes. One loop over the trick's
+    places but the last (`_last_ply`), the current ply's state in locals; a ply being answered
+    keeps its state in its row of the plies' room (a row for each place of the trick). The
+    call to the next trick is the only call."""
+    seat, pos0, led, wcard, wseat, tp = trick
+    old_mask, called, _ = side
+    ci, cf = ctx.ci, ctx.cf
+    n, nc = ci[X_SEATS], ci[X_CARDS]
+    if pos0 == n - 1:
+        return _last_ply(rem, trick, score, duty, alpha, beta, hands, side, ctx)
+    base = popcount(rem) + pos0  # the cards out at the trick's lead: its rows from there
+    pos = pos0
+    left = _kept(hands[seat] & rem, pos, led, wcard, duty, called, rem, ctx)
+    is_max, bw, partner_wins = _ply_reads(pos, seat, led, wcard, wseat, old_mask, ctx)
+    best = -INF if is_max else INF
+    while True:
+        if left == ZERO or alpha >= beta:  # the ply is done: back to the one it answers
+            if pos == pos0:
+                return best
+            v = best
+            pos -= 1
+            left, rem, seat, led, wcard, wseat, tp, best, alpha, beta = _ply_restored(base + pos,
+                                                                                      ctx)
+            is_max, bw, partner_wins = _ply_reads(pos, seat, led, wcard, wseat, old_mask, ctx)
+            best, alpha, beta = _backed_up(is_max, v, best, alpha, beta)
+            continue
+        c = _pick(left, pos, partner_wins, bw, cf, nc)
+        left &= ~(ONE << np.uint64(c))
+        l2, w2, ws2 = play_to_trick(pos, c, seat, ci[X_SUIT + c], bw, led, wcard, wseat)
+        if pos == n - 2:  # the last ply answers
+            v = _last_ply(rem & ~(ONE << np.uint64(c)),
+                          (after(seat, 1, n), pos + 1, l2, w2, ws2, tp + cf[c]), score, duty,
+                          alpha, beta, hands, side, ctx)
+            best, alpha, beta = _backed_up(is_max, v, best, alpha, beta)
+            continue
+        _ply_saved(base + pos, (left, rem, seat, led, wcard, wseat, tp, best, alpha, beta), ctx)
+        pos += 1
+        rem &= ~(ONE << np.uint64(c))
+        tp += cf[c]
+        seat, led, wcard, wseat = after(seat, 1, n), l2, w2, ws2
+        left = _kept(hands[seat] & rem, pos, led, wcard, duty, called, rem, ctx)
+        is_max, bw, partner_wins = _ply_reads(pos, seat, led, wcard, wseat, old_mask, ctx)
+        best = -INF if is_max else INF
 
 
 @kernel_jit(inline='always')

@@ -28,7 +28,8 @@ from .pricing import (P_DIRECTION, P_PAY_OLD, P_PAY_YOUNG, P_UNSCALED, P_VALUES,
                       fill_row, point_sums, pricing_row, pricing_store, slot_of)
 from .roots import (line_payouts_of_deals, move_values_of_deals, solve_position,
                     values_of_deals)
-from .search import SearchContext, kept_table_bits, new_table, play_tables, root_arrays
+from .search import (SearchContext, kept_table_bits, new_table, play_tables, ply_room,
+                     root_arrays)
 
 
 class Dealt(NamedTuple):
@@ -51,8 +52,8 @@ class SolveResult:
 
 def side_value(pay, old_mask: int) -> float:
     """Old side's payout per old seat minus the young side's per young seat."""
-    old = [pay[s] for s in range(4) if (old_mask >> s) & 1]
-    young = [pay[s] for s in range(4) if not (old_mask >> s) & 1]
+    old = [pay[s] for s in range(len(pay)) if (old_mask >> s) & 1]
+    young = [pay[s] for s in range(len(pay)) if not (old_mask >> s) & 1]
     return (sum(old) / len(old) if old else 0.0) - (sum(young) / len(young) if young else 0.0)
 
 
@@ -71,9 +72,23 @@ def pricing(cr: CompiledRules, contract: int, old_mask: int, double_seats,
                                   int(t.c_max_doubles[contract]))
     row = np.zeros(P_WIDTH, np.float64)
     sums = table(cr.rules, "point sums", lambda: point_sums(t.card_points))
-    fill_row(t, int(contract), bin(int(old_mask) & 15).count("1"), int(counted), int(last),
-             float(added), sums, np.zeros(4), row)
+    fill_row(t, int(contract), bin(int(old_mask) & _all_seats(cr)).count("1"), int(counted),
+             int(last), float(added), sums, np.zeros(t.n_seats), row)
     return row
+
+
+def _all_seats(cr: CompiledRules) -> int:
+    """The mask of every seat at the ruleset's table."""
+    return (1 << cr.tables.n_seats) - 1
+
+
+def _side_sums(cr: CompiledRules, old_mask: int, points, tricks) -> tuple[float, float, int, int]:
+    """(old side's points, young side's, old side's tricks, young side's) from each seat's."""
+    seats = range(cr.tables.n_seats)
+    old = [s for s in seats if (old_mask >> s) & 1]
+    young = [s for s in seats if not (old_mask >> s) & 1]
+    return (sum(float(points[s]) for s in old), sum(float(points[s]) for s in young),
+            sum(int(tricks[s]) for s in old), sum(int(tricks[s]) for s in young))
 
 
 def direction(cr: CompiledRules, contract: int, old_mask: int) -> float:
@@ -112,31 +127,30 @@ def terminal_outcome(cr: CompiledRules, contract: int, old_mask: int, double_sea
     the hands as dealt, for the Laufende; without them none are added)."""
     added = 0.0 if dealt is None else laufende_added(cr, contract, old_mask, dealt)
     row = pricing(cr, contract, old_mask, double_seats, added)
-    opts = sum(float(points[s]) for s in range(4) if (old_mask >> s) & 1)
-    ypts = sum(float(points[s]) for s in range(4) if not (old_mask >> s) & 1)
-    otr = sum(int(tricks[s]) for s in range(4) if (old_mask >> s) & 1)
-    ytr = sum(int(tricks[s]) for s in range(4) if not (old_mask >> s) & 1)
+    opts, ypts, otr, ytr = _side_sums(cr, old_mask, points, tricks)
     slot = int(slot_of(opts, ypts, otr, ytr, row, int(cr.tables.c_goal[contract])))
     w, t = slot // N_PRICED_TIERS + WIN_NOBODY, slot % N_PRICED_TIERS
     pay = tuple(float(row[(P_PAY_OLD if (old_mask >> s) & 1 else P_PAY_YOUNG) + slot])
-                for s in range(4))
+                for s in range(cr.tables.n_seats))
     return WINNER_NAMES[w], TIER_NAMES[t], pay, float(row[P_UNSCALED + slot])
 
 
-def table_bits(n_left: int) -> int:
+def table_bits(n_left: int, n_seats: int) -> int:
     """The size of `solve`'s transposition table (2 ** bits entries) for n_left cards still
-    out: larger for deeper searches (the tests shrink it to make entries collide)."""
-    return min(22, max(10, 3 * (n_left // 4) + 2))
+    out at a table of n_seats: larger for deeper searches (the tests shrink it to make entries
+    collide)."""
+    return min(22, max(10, 3 * (n_left // n_seats) + 2))
 
 
 def _check_position(cr, hands, leader, trick) -> None:
-    nc = cr.n_cards
-    if len(hands) != 4:
-        raise ValueError(f"expected 4 hands, got {len(hands)}")
-    if not 0 <= leader < 4:
-        raise ValueError(f"leader {leader} is not a seat 0-3")
-    if len(trick) > 3:
-        raise ValueError("the current trick holds at most 3 cards; score a complete trick first")
+    nc, n = cr.n_cards, cr.tables.n_seats
+    if len(hands) != n:
+        raise ValueError(f"expected {n} hands, got {len(hands)}")
+    if not 0 <= leader < n:
+        raise ValueError(f"leader {leader} is not a seat 0-{n - 1}")
+    if len(trick) > n - 1:
+        raise ValueError(f"the current trick holds at most {n - 1} cards; score a complete "
+                         "trick first")
     seen = 0
     for h in hands:
         h = int(h)
@@ -149,10 +163,10 @@ def _check_position(cr, hands, leader, trick) -> None:
         if (seen >> int(c)) & 1:
             raise ValueError(f"card {cr.cards[c]} is both played and held")
     counts = [bin(int(h)).count("1") for h in hands]
-    played = {(leader + i) % 4 for i in range(len(trick))}
-    n = counts[leader] + (1 if trick else 0)
-    for s in range(4):
-        want = n - (1 if s in played else 0)
+    played = {(leader + i) % n for i in range(len(trick))}
+    held = counts[leader] + (1 if trick else 0)
+    for s in range(n):
+        want = held - (1 if s in played else 0)
         if counts[s] != want:
             raise ValueError(f"seat {s} holds {counts[s]} cards, expected {want} "
                              f"(leader {leader}, {len(trick)} cards in the trick)")
@@ -173,24 +187,27 @@ def _search_args(cr: CompiledRules, contract: int, old_mask: int, called: int, s
     ints, masks, floats = search_tables(cr)
     o = int(cr.tables.c_order[contract])
     side = (np.int64(old_mask), np.int64(called), np.int64(sid))
-    return side, SearchContext(ints[contract], masks[o], floats[o], row, tt, stats)
+    return side, SearchContext(ints[contract], masks[o], floats[o], row, tt, stats,
+                               *ply_room(cr.n_cards, cr.tables.n_seats))
 
 
 def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, trick=(),
-          points=(0, 0, 0, 0), tricks=(0, 0, 0, 0), double_seats=(), *, moves: bool = True,
+          points=None, tricks=None, double_seats=(), *, moves: bool = True,
           line: bool = True, dealt: Dealt = Dealt()) -> SolveResult:
     """Exact double-dummy value of a position (see the module docstring). `hands` are the uint64
     masks of the cards each seat still holds; `trick` the cards already played to the current
     trick, led by `leader`; `dealt` what the deal fixed (see `Dealt`: the hands as dealt are
-    needed for a contract with Laufende once cards have been played). `moves=False` /
-    `line=False` skip move values / the best line."""
+    needed for a contract with Laufende once cards have been played; points and tricks: each
+    seat's taken so far, none if not given). `moves=False` / `line=False` skip move values /
+    the best line."""
     cr = compiled(cr)
     a = cr.tables
     contract = int(contract)
-    old_mask = int(old_mask) & 15
+    old_mask = int(old_mask) & _all_seats(cr)
+    points, tricks = _taken_so_far(cr, points, tricks)
     if a.c_instant[contract]:
         # won at once, at the out price, without doubles or multipliers
-        pay = np.zeros(4, np.float64)
+        pay = np.zeros(a.n_seats, np.float64)
         pay_out(pay, a.c_won[contract, TIER_OUT], WIN_OLD, old_mask, a.zero_sum, a.lone_once)
         return SolveResult(side_value(pay, old_mask), [], {}, 0, None)
     trick = [int(c) for c in trick]
@@ -206,13 +223,20 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     pv = np.full(max(n_left, 1), -1, np.int64)
     stats = np.zeros(1, np.int64)
     args = _search_args(cr, contract, old_mask, called, 0, row,
-                        new_table(table_bits(n_left)), stats)
+                        new_table(table_bits(n_left, a.n_seats)), stats)
     value = built_call(solve_position, ri, rf, hands_arr.copy(), *args, move_vals, pv, moves,
                        line)
     value = _unscaled(row, value)
     mv = {int(c): float(move_vals[c]) for c in range(cr.n_cards) if not np.isnan(move_vals[c])}
     best = [int(c) for c in pv if c >= 0] if line else []
     return SolveResult(value, best, mv, int(stats[0]), seat if n_left else None)
+
+
+def _taken_so_far(cr: CompiledRules, points, tricks) -> tuple[tuple, tuple]:
+    """Each seat's points and tricks taken so far, as given, or none taken."""
+    n = cr.tables.n_seats
+    return (tuple(points) if points is not None else (0.0,) * n,
+            tuple(tricks) if tricks is not None else (0,) * n)
 
 
 def _unscaled(row: np.ndarray, v: float) -> float:
@@ -253,12 +277,13 @@ class DealSolver:
         self.cr = compiled(cr)
         # (smaller than the kernel's: decision by decision from Python, a kop table of 2 ** 11
         # entries searched fastest)
-        self.tt = new_table(kept_table_bits(self.cr.n_cards) - 3)
+        self.tt = new_table(kept_table_bits(self.cr.n_cards, self.cr.tables.n_seats) - 3)
         self.store = pricing_store(self.cr)
         self.stats = np.zeros(1, np.int64)
         self.rows: dict[tuple, tuple[int, int]] = {}  # -> (the store's start, row)
         self.pv = np.full(self.cr.n_cards + 1, -1, np.int64)
-        self.scratch = (np.zeros(8, np.int64), np.zeros(3, np.float64), np.zeros(4, np.uint64),
+        self.scratch = (np.zeros(8, np.int64), np.zeros(3, np.float64),
+                        np.zeros(self.cr.tables.n_seats, np.uint64),
                         np.zeros(self.cr.n_cards, np.float64))
 
     def _row(self, contract: int, old_mask: int, doubles, added: float) -> int:
@@ -302,8 +327,9 @@ class DealSolver:
 
     def _first_root(self, lead: FirstLead, forehand: int) -> tuple:
         _, duty = _duty(self.cr, lead.contract, lead.called)
-        ri, rf = root_arrays(self.cr, lead.contract, lead.old_mask, forehand, (), (0.0,) * 4,
-                             (0,) * 4, duty)
+        n = self.cr.tables.n_seats
+        ri, rf = root_arrays(self.cr, lead.contract, lead.old_mask, forehand, (), (0.0,) * n,
+                             (0,) * n, duty)
         return ri, rf, _search_args(self.cr, lead.contract, lead.old_mask, lead.called,
                                     lead.search[0], lead.row, self.tt, self.stats)
 
@@ -359,7 +385,7 @@ class _Position:
 
 
 def brute_force(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, trick=(),
-                points=(0, 0, 0, 0), tricks=(0, 0, 0, 0), double_seats=(),
+                points=None, tricks=None, double_seats=(),
                 with_moves: bool = False, dealt: Dealt = Dealt()):
     """Plain minimax, no pruning and no table, on the reference engine's rules: legal cards from
     `kopsim.engine.reference.legal_cards` and `called_card_duties` (for dealt.called), trick
@@ -371,7 +397,9 @@ def brute_force(cr: CompiledRules, contract: int, old_mask: int, hands, leader: 
     name = cr.contract_names[contract]
     names = cr.cards
     idx = {c: i for i, c in enumerate(names)}
-    old_side = [s for s in range(4) if (old_mask >> s) & 1]
+    n = cr.tables.n_seats
+    points, tricks = _taken_so_far(cr, points, tricks)
+    old_side = [s for s in range(n) if (old_mask >> s) & 1]
     held = [[names[c] for c in range(cr.n_cards) if (int(h) >> c) & 1] for h in hands]
     dealt_names = None if dealt.hands is None else [
         [names[c] for c in range(cr.n_cards) if (int(h) >> c) & 1] for h in dealt.hands]
@@ -390,16 +418,16 @@ def brute_force(cr: CompiledRules, contract: int, old_mask: int, hands, leader: 
         if not shim.trick and not any(shim.held):
             out = score(rules, name, old_side, list(double_seats), pts, trk, dealt_names)
             return side_value(out.payouts, old_mask), None
-        seat = (leader + len(shim.trick)) % 4
+        seat = (leader + len(shim.trick)) % n
         maximise = (old_mask >> seat) & 1
         best = None
         vals = {}
         for card in shim.legal(seat):
             shim.held[seat].remove(card)
             shim.trick.append(card)
-            if len(shim.trick) == 4:
+            if len(shim.trick) == n:
                 played = list(shim.trick)
-                w = (leader + shim.order.winner_index(played)) % 4
+                w = (leader + shim.order.winner_index(played)) % n
                 gain = sum(pt(c) for c in played)
                 pts[w] += gain
                 trk[w] += 1
