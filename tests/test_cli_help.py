@@ -67,7 +67,7 @@ BAD = [
     (["duel", "kop", "--a", "random", "--b", "random", "--jobs", "0"], "--jobs"),
     (["duel", "kop", "--a", "random", "--b", "random", "--deals", "1"], "--deals"),
     (["duel", "kop", "--a", "random", "--b", "random", "--seed", "-3"], "--seed"),
-    (["solve", "kop", "--hands", "x", "--contract", "zolo", "--dealer", "4"], "--dealer"),
+    (["solve", "kop", "--hands", "x", "--contract", "zolo", "--dealer", "6"], "--dealer"),
     (["solve", "kop", "--hands", "x", "--contract", "zolo", "--declarer", "-1"], "--declarer"),
     (["run", "x.toml", "--jobs", "0"], "--jobs"),
     (["run", "x.toml", "--seed", str(2**63)], "--seed"),
@@ -115,3 +115,12 @@ def test_kopsim_bots_lists_every_bot_with_every_parameter_and_its_default(capsys
             elif not isinstance(f.default, BaseModel):
                 assert f"  {key} (" in blocks[name] and f"default {f.default!r}" in blocks[name]
     assert "reference engine only" in blocks["cheat-dd"] and "batch kernel" in blocks["pimc"]
+
+
+def test_a_seat_option_reaches_the_largest_table_a_ruleset_may_have():
+    from kopsim.rules.model import MAX_SEATS
+
+    assert cliargs.SEAT_LIMIT == MAX_SEATS - 1
+    assert cliargs.seat(str(MAX_SEATS - 1)) == MAX_SEATS - 1
+    with pytest.raises(argparse.ArgumentTypeError):
+        cliargs.seat(str(MAX_SEATS))

@@ -167,7 +167,7 @@ def test_bots_split_at_commas_that_separate_bots():
 
 
 @pytest.mark.parametrize("argv, says", [
-    (["--bots", "ev,heuristic"], "expected one bot or three"),
+    (["--bots", "ev,heuristic"], "expected one bot or 3"),
     (["--bots", "cheat-dd"], "bound of perfect information"),
     (["--bots", "nosuch"], "no bot named 'nosuch'"),
     (["--seat", "4"], "--seat"),

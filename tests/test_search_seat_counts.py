@@ -92,3 +92,52 @@ def test_a_position_with_the_wrong_number_of_hands_is_refused(table):
     hands = [0] * (n + 1)
     with pytest.raises(ValueError, match=f"expected {n} hands"):
         solve(table, 0, 1, hands, 0)
+
+
+THREE_HANDS = "AC 10C KC QC JC 9C | AS 10S KS QS JS 9S | AH 10H KH QH JH 9H"
+
+
+def test_kopsim_solve_takes_a_hand_a_seat_of_the_rulesets_table(capsys):
+    from kopsim.cli import main
+
+    path = str(SEATS / "three-handed.toml")
+    assert main(["solve", path, "--hands", THREE_HANDS, "--contract", "solo",
+                 "--declarer", "2", "--dealer", "1"]) == 0
+    out = capsys.readouterr().out
+    tricks = [line for line in out.splitlines() if line.strip().startswith("trick ")]
+    assert len(tricks) == 6 and "trick 1: seat 2 leads" in tricks[0]
+    assert all(len(t.split("leads")[1].split("->")[0].split()) == 3 for t in tricks)
+    cr = compile_rules(load_ruleset(path))
+    idx = cr.card_index
+    hands = [sum(1 << idx[c] for c in h.split()) for h in THREE_HANDS.split("|")]
+    want = solve(cr, cr.contract_names.index("solo"), 0b100, hands, 2)
+    assert f"value: {want.value:+g}" in out
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--hands", "AC 10C | AS 10S", "--contract", "solo", "--declarer", "0"], "expected 3 hands"),
+    (["--hands", THREE_HANDS, "--contract", "solo", "--declarer", "3"], "--declarer"),
+    (["--hands", THREE_HANDS, "--contract", "normal", "--leader", "3"], "--leader"),
+])
+def test_kopsim_solve_refuses_seats_beyond_the_table(capsys, argv, says):
+    from kopsim.cli import main
+
+    assert main(["solve", str(SEATS / "three-handed.toml"), *argv]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err
+
+
+def test_kopsim_play_seats_a_bot_in_each_other_seat(monkeypatch, capsys):
+    import io
+
+    from kopsim.cli import main
+
+    path = str(SEATS / "five-handed.toml")
+    assert main(["play", path, "--seat", "5"]) == 2
+    assert "--seat" in capsys.readouterr().err
+    assert main(["play", path, "--bots", "heuristic,random"]) == 2
+    assert "expected one bot or 4" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", path, "--seat", "4", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "you are seat 4" in out and "seat 3 heuristic" in out and "0 hands played" in out

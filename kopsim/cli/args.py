@@ -42,7 +42,20 @@ def count(low: int = 1):
 
 
 jobs = bounded_int(1, JOBS_LIMIT, "a number of jobs")
-seat = bounded_int(0, 3, "a seat")
+# a seat of the largest table a ruleset may have (rules.model.MAX_SEATS, not imported: the parser
+# is built on every call); a command checks it against its ruleset's table (`seats_at_table`)
+SEAT_LIMIT = 5
+seat = bounded_int(0, SEAT_LIMIT, "a seat")
+
+
+def seats_at_table(n_seats: int, seats: dict) -> list:
+    """Problems with the seats given on the command line ({option: seat or None}) at a table of
+    n_seats."""
+    from ..errors import Problem
+
+    return [Problem("command line", option, f"seat {s} is not at this ruleset's table of "
+                    f"{n_seats} (seats 0 to {n_seats - 1})")
+            for option, s in seats.items() if s is not None and s >= n_seats]
 
 
 def seed(text: str) -> int:

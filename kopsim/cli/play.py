@@ -7,7 +7,8 @@ from . import args as cliargs
 
 def add_parser(sub) -> None:
     pl = sub.add_parser("play", help="play one seat against bots in the terminal",
-                        description="Play hands of a ruleset against three bots: your cards in "
+                        description="Play hands of a ruleset against bots (one for each other seat "
+                        "of its table, three at most): your cards in "
                         "the contract's order, your legal calls and cards numbered, the bots' "
                         "calls and cards as they come. Type a number (or the call or card), q "
                         "or end of input (Ctrl-D) to stop; finished hands stay in the log.")
@@ -16,7 +17,7 @@ def add_parser(sub) -> None:
                     help="your seat, counted from 0 (default 0; at a table of n seats deal k is "
                          "dealt by seat k %% n)")
     pl.add_argument("--bots", default="heuristic", metavar="B,B,B",
-                    help="the bots in the other seats, in seat order, or one bot for all three "
+                    help="the bots in the other seats, in seat order, or one bot for all of them "
                          '(default heuristic); e.g. "ev,pimc:samples=16,seed=3,heuristic"; '
                          "ev and learnt learn the ruleset first (minutes, once)")
     pl.add_argument("--seed", type=cliargs.seed, default=0,
@@ -51,11 +52,14 @@ def _bots(text: str, seat: int, rules) -> list:
     from ..errors import InputError, Problem
     from ..experiments.duel import parse_bot
 
+    n = rules.deck.players
+    if seat >= n:
+        raise InputError(cliargs.seats_at_table(n, {"--seat": seat}))
     names = split_bots(text)
     if len(names) == 1:
-        names *= 3
-    if len(names) != 3 or not all(names):
-        raise InputError([Problem("--bots", "", f"expected one bot or three (one for each "
+        names *= n - 1
+    if len(names) != n - 1 or not all(names):
+        raise InputError([Problem("--bots", "", f"expected one bot or {n - 1} (one for each "
                                   f"other seat), got {len(names)}: {text!r}")])
     specs = [parse_bot(n, "--bots") for n in names]
     for spec in specs:

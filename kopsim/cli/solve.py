@@ -15,14 +15,17 @@ SYMBOL_SUITS = {"♣": "C", "♠": "S", "♥": "H", "♦": "D"}
 
 
 def parse_hands(cr: CompiledRules, text: str) -> list[list[int]]:
-    """'AH 10H QC QS | 10C AC JD JH | ...' -> card indices per seat; InputError if malformed."""
+    """'AH 10H QC QS | 10C AC JD JH | ...' (a hand a seat of the ruleset's table) -> card
+    indices per seat; InputError if malformed."""
     problems: list[Problem] = []
     index = {c.upper(): i for i, c in enumerate(cr.cards)}
     parts = text.split("|")
-    hs = cr.n_cards // 4
-    if len(parts) != 4:
+    n = cr.tables.n_seats
+    hs = cr.n_cards // n
+    if len(parts) != n:
         raise InputError([Problem("command line", "--hands",
-                                  f"expected 4 hands separated by '|', found {len(parts)}")])
+                                  f"expected {n} hands (a seat each of {cr.rules.name}'s table) "
+                                  f"separated by '|', found {len(parts)}")])
     hands: list[list[int]] = []
     owner: dict[int, int] = {}
     for s, part in enumerate(parts):
@@ -60,7 +63,8 @@ def add_parser(sub) -> None:
     sv = sub.add_parser("solve", help="exact double-dummy value and best line of a deal")
     sv.add_argument("ruleset")
     sv.add_argument("--hands", required=True,
-                    help='four hands, seat 0 first, separated by "|": "AH 10H QC QS | ..."')
+                    help='a hand a seat (four at most tables), seat 0 first, separated by "|": '
+                         '"AH 10H QC QS | ..."')
     sv.add_argument("--contract", required=True)
     sv.add_argument("--declarer", type=cliargs.seat,
                     help="the declarer's seat (alone/called contracts)")
@@ -86,6 +90,9 @@ def run(args) -> int:
                                 f"{args.contract!r} is not a contract of {rules.name} "
                                 f"({', '.join(cr.contract_names)})"))
     dealer, declarer, leader = args.dealer, args.declarer, args.leader  # seats: cliargs.seat
+    n = cr.tables.n_seats
+    problems += cliargs.seats_at_table(n, {"--dealer": dealer, "--declarer": declarer,
+                                           "--leader": leader})
     try:
         hands = parse_hands(cr, args.hands)
     except InputError as e:
@@ -96,7 +103,7 @@ def run(args) -> int:
     deal = Deal(dealer, tuple(tuple(names[c] for c in h) for h in hands))
     contract = rules.contracts[args.contract]
     if contract.team != "holders" and declarer is None:
-        cands = [s for s in range(4)
+        cands = [s for s in range(n)
                  if contract.eligible is not None
                  and contract.eligible.holds(rules.holding_of(deal.hands[s]),
                                                   deal.position(s))]
@@ -109,14 +116,14 @@ def run(args) -> int:
     old_side = old_side_of(rules, deal, args.contract, declarer)
     old_mask = sum(1 << s for s in old_side)
     if leader is None:
-        leader = (dealer + 1) % 4
+        leader = (dealer + 1) % n
     k = cr.contract_names.index(args.contract)
     masks = [sum(1 << c for c in h) for h in hands]
     called = called_card_of(rules, deal, args.contract, declarer)  # on duty from the first lead
     res = solve(cr, k, old_mask, masks, leader,
                 dealt=Dealt(masks, None if called is None else names.index(called)))
     pc = lambda c: pretty_card(names[c])  # noqa: E731
-    young = [s for s in range(4) if s not in old_side]
+    young = [s for s in range(n) if s not in old_side]
     print(clean(f"{rules.name}: contract {args.contract}")
           + (f", declarer seat {declarer}" if declarer is not None else "")
           + f", dealer seat {dealer}, seat {leader} leads")
@@ -129,18 +136,18 @@ def run(args) -> int:
         return 0
     print("best line:")
     order = card_orders(rules)[contract.order]
-    pts = [0.0] * 4
-    trk = [0] * 4
+    pts = [0.0] * n
+    trk = [0] * n
     lead = leader
     line = res.best_line
-    for n in range(0, len(line), 4):
-        cards = line[n:n + 4]
-        w = (lead + order.winner_index([names[c] for c in cards])) % 4
+    for i in range(0, len(line), n):
+        cards = line[i:i + n]
+        w = (lead + order.winner_index([names[c] for c in cards])) % n
         gain = sum(rules.points_of(names[c]) for c in cards)
         pts[w] += gain
         trk[w] += 1
         side = "old" if w in old_side else "young"
-        print(f"  trick {n // 4 + 1}: seat {lead} leads  "
+        print(f"  trick {i // n + 1}: seat {lead} leads  "
               + "  ".join(f"{pc(c):>3}" for c in cards)
               + f"   -> seat {w} ({side}) wins {gain:g} points")
         lead = w
