@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from kopsim.bots import bot_spec
-from kopsim.bots.sampler import (AuctionBook, count_completions, constraints, decision_state,
-                                 draw_worlds, public_history, replay)
+from kopsim.bots.sampler import (AuctionBook, completion_codes, count_completions, constraints,
+                                 decision_state, draw_worlds, needs_code, public_history, replay)
 from kopsim.engine.reference import Deal, State
 from kopsim.engine.rng import hand_seed
 from kopsim.rules.cache import compiled
@@ -32,7 +32,7 @@ def _state_after(rules, seed: int, dealer: int, tricks_done: int, cards: int, rn
         legal = state.legal_actions()
         state.apply_action("pass" if passing and "pass" in legal
                            else legal[rng.randrange(len(legal))])
-    for _ in range(4 * tricks_done + cards):
+    for _ in range(rules.deck.players * tricks_done + cards):
         if state.is_terminal():
             break
         legal = state.legal_actions()
@@ -44,25 +44,34 @@ def _consistent_deals(rules, state: State, seat: int) -> set[tuple]:
     """Every deal of the cards `seat` cannot see that replays the whole public history (and
     deals seat its own cards), by brute force over the reference engine: each as the other
     seats' sorted hands."""
+    n = rules.deck.players
     history = [(s, c) for s, c in state.auction]
-    history += [((t.leader + j) % 4, c) for t in state.tricks for j, c in enumerate(t.cards)]
-    history += [((state.leader + j) % 4, c) for j, c in enumerate(state.trick)]
-    others = [s for s in range(4) if s != seat]
+    history += [((t.leader + j) % n, c) for t in state.tricks for j, c in enumerate(t.cards)]
+    history += [((state.leader + j) % n, c) for j, c in enumerate(state.trick)]
+    others = [s for s in range(n) if s != seat]
     played = {s: [c for c in state.deal.hands[s] if c not in state.held[s]] for s in others}
     hidden = sorted(c for s in others for c in state.held[s])
     sizes = [len(state.held[s]) for s in others]
     found = set()
-    for first in itertools.combinations(hidden, sizes[0]):
-        rest = [c for c in hidden if c not in first]
-        for second in itertools.combinations(rest, sizes[1]):
-            third = tuple(c for c in rest if c not in second)
-            hands = [None] * 4
-            hands[seat] = list(state.deal.hands[seat])
-            for s, part in zip(others, (first, second, third)):
-                hands[s] = played[s] + list(part)
-            if replay(rules, state.deal.dealer, hands, history) is not None:
-                found.add(tuple(tuple(sorted(hands[s])) for s in others))
+    for parts in _splits(hidden, sizes):
+        hands = [None] * n
+        hands[seat] = list(state.deal.hands[seat])
+        for s, part in zip(others, parts):
+            hands[s] = played[s] + list(part)
+        if replay(rules, state.deal.dealer, hands, history) is not None:
+            found.add(tuple(tuple(sorted(hands[s])) for s in others))
     return found
+
+
+def _splits(cards, sizes):
+    """Every way to split cards into parts of these sizes, in order."""
+    if len(sizes) == 1:
+        yield (tuple(cards),)
+        return
+    for first in itertools.combinations(cards, sizes[0]):
+        rest = [c for c in cards if c not in first]
+        for more in _splits(rest, sizes[1:]):
+            yield (first, *more)
 
 
 
@@ -72,7 +81,7 @@ def assert_drawn_uniformly(cr, obs, truth, state) -> None:
     n = 200 * len(truth)
     worlds = draw_worlds(cr, obs, AuctionBook(cr.rules, obs.dealer, obs.auction), n, state,
                          100 * n)
-    others = [s for s in range(4) if s != obs.seat]
+    others = [s for s in range(cr.tables.n_seats) if s != obs.seat]
     drawn = Counter(tuple(tuple(sorted(_names(cr, row)[s])) for s in others)
                     for row in worlds.hands)
     assert set(drawn) == truth  # each consistent world, and no other
@@ -100,19 +109,64 @@ def test_every_consistent_world_is_drawn_about_equally_often(name):
     assert checked >= 3
 
 
+SEATS = Path(__file__).resolve().parent / "data" / "seats"
+
+
+@pytest.mark.parametrize("table", ["three-handed", "five-handed"])
+def test_every_consistent_world_is_drawn_about_equally_often_at_other_tables(table):
+    rules = load_ruleset(SEATS / f"{table}.toml")
+    cr = compiled(rules)
+    n = rules.deck.players
+    rng = random.Random(5)
+    checked = 0
+    for i in range(60):
+        state = _state_after(rules, hand_seed(11, i), i % n, 2, rng.randrange(0, n), rng)
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        if sum(len(h) for s, h in enumerate(state.held) if s != seat) > 8:
+            continue  # (the brute force replays every split of the hidden cards)
+        obs = state.observation(seat)
+        truth = _consistent_deals(rules, state, seat)
+        if not 3 <= len(truth) <= 60:
+            continue
+        assert_drawn_uniformly(cr, obs, truth, np.uint64(i))
+        checked += 1
+        if checked == 4:
+            break
+    assert checked >= 3
+
+
 def test_the_completions_are_counted_exactly():
     # a hand-counted end position: 6 unseen cards, two each; the first other seat is void in
     # two of them (it may hold 4), the others may hold any
     free = np.arange(6, dtype=np.int64)
     allowed = np.array([0b111100, 0, 0b111111, 0b111111], np.uint64)
     need = np.array([2, 0, 2, 2], np.int64)
-    ways = np.zeros((7, 3, 3))
-    count_completions(free, allowed, np.array([0, 2, 3], np.int64), need, ways)
+    others = np.array([0, 2, 3], np.int64)
+    ways = np.zeros((7, completion_codes(need, others)))
+    assert ways.shape[1] == 9  # seat 0 takes 0-2 cards, seat 2 takes 0-2, seat 3 the rest
+    count_completions(free, allowed, others, need, ways)
     # seat 0 takes 2 of its 4 cards (6 ways), the other two split the 4 left (6 ways)
-    assert ways[0, 2, 2] == 36.0
+    assert ways[0, needs_code(need, others)] == 36.0
     allowed[0] = np.uint64(0b000001)  # only one card it may hold, but it needs two
-    count_completions(free, allowed, np.array([0, 2, 3], np.int64), need, ways)
-    assert ways[0, 2, 2] == 0.0
+    count_completions(free, allowed, others, need, ways)
+    assert ways[0, needs_code(need, others)] == 0.0
+
+
+def test_the_completions_are_counted_exactly_at_a_table_of_five():
+    # 8 unseen cards, two each to four other seats, every seat may hold any: 8! / (2!)^4
+    free = np.arange(8, dtype=np.int64)
+    others = np.array([1, 2, 3, 4], np.int64)
+    need = np.array([0, 2, 2, 2, 2], np.int64)
+    allowed = np.array([0] + [0xFF] * 4, np.uint64)
+    ways = np.zeros((9, completion_codes(need, others)))
+    assert ways.shape[1] == 27
+    count_completions(free, allowed, others, need, ways)
+    assert ways[0, needs_code(need, others)] == 2520.0
+    allowed[4] = np.uint64(0b11)  # the last seat may hold two cards only: it must take both
+    count_completions(free, allowed, others, need, ways)
+    assert ways[0, needs_code(need, others)] == 90.0  # 6! / (2!)^3
 
 
 def test_a_decision_draws_the_same_worlds_for_the_same_seed_and_observation():

@@ -389,7 +389,8 @@ def _duties_fit(t, sc, k, called, n_played):
         holder += 1
     return duties_kept(sc.seq, sc.who_played, n_played, holder, sc.eg_dealt[holder], called,
                        t.c_order[k], t.suit, t.suit_mask, t.beat_mask,
-                       (t.follow_suit, t.trump_when_void, t.must_beat), t.c_run_away[k])
+                       (t.follow_suit, t.trump_when_void, t.must_beat, t.n_seats),
+                       t.c_run_away[k])
 
 
 @kernel_jit(inline='always')

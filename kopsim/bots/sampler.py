@@ -31,6 +31,7 @@ import numpy as np
 from ..engine.bits import ONE, ZERO, allowed_cards
 from ..engine.draws import GOLDEN, mix64
 from ..engine.jit import kernel_jit
+from ..engine.seats import after, before
 from ..engine.reference import Deal, IllegalAction, Observation, State
 from ..rules.codes import TEAM_CALLED, TEAM_HOLDERS
 from ..engine.steps import (called_card, called_card_duties, eval_pred, form_teams,
@@ -51,7 +52,8 @@ class Constraints(NamedTuple):
     free: np.ndarray  # int64[i]: the unseen cards, to deal
     allowed: np.ndarray  # uint64[seat]: the unseen cards it may hold
     need: np.ndarray  # int64[seat]: how many unseen cards it holds
-    others: np.ndarray  # int64[3]: the other seats
+    others: np.ndarray  # int64[seats - 1]: the other seats
+    counts: np.ndarray  # int64[seats - 1]: room for what a deal has still to give each of them
 
 
 class Predicates(NamedTuple):
@@ -104,7 +106,8 @@ def constraints(cr: CompiledRules, obs: Observation, orders: list[int]) -> Const
     the hand may be played in (a card is ruled out for a seat only if every order rules it out)."""
     index = cr.card_index
     cards, seats = plays_of(obs, index)
-    known = np.zeros(4, np.uint64)
+    n = cr.tables.n_seats
+    known = np.zeros(n, np.uint64)
     for c, s in zip(cards.tolist(), seats.tolist()):
         known[s] |= np.uint64(1 << c)
     own = 0
@@ -115,10 +118,10 @@ def constraints(cr: CompiledRules, obs: Observation, orders: list[int]) -> Const
     for k in known.tolist():
         seen |= int(k)
     free_mask = ((1 << cr.n_cards) - 1) & ~seen
-    per_seat = cr.n_cards // 4
+    per_seat = cr.n_cards // n
     need = np.array([0 if s == obs.seat else per_seat - bin(int(known[s])).count("1")
-                     for s in range(4)], np.int64)
-    allowed = np.zeros(4, np.uint64)
+                     for s in range(n)], np.int64)
+    allowed = np.zeros(n, np.uint64)
     p = cr.rules.play
     if cards.shape[0] < 2:  # nobody has followed a card yet: nothing is ruled out
         allowed[:] = np.uint64(free_mask)
@@ -127,9 +130,10 @@ def constraints(cr: CompiledRules, obs: Observation, orders: list[int]) -> Const
             add_allowed(cards, seats, np.uint64(free_mask), _order_arrays(cr, o),
                         p.follow_suit, p.trump_when_void, p.must_beat, allowed)
     allowed[obs.seat] = ZERO
-    others = np.array([s for s in range(4) if s != obs.seat], np.int64)
+    others = np.array([s for s in range(n) if s != obs.seat], np.int64)
     free = np.array([c for c in range(cr.n_cards) if (free_mask >> c) & 1], np.int64)
-    return Constraints(obs.seat, obs.dealer, known, free, allowed, need, others)
+    return Constraints(obs.seat, obs.dealer, known, free, allowed, need, others,
+                       np.zeros(others.shape[0], np.int64))
 
 
 def _order_arrays(cr: CompiledRules, o: int):
@@ -142,19 +146,27 @@ def _order_arrays(cr: CompiledRules, o: int):
 
 @kernel_jit()
 def add_allowed(cards, seats, free, order, follow, trump_void, must_beat, allowed):
-    """Adds to allowed[seat] the unseen cards (free) each seat may hold after playing cards[i]
-    (by seats[i]) in tricks of four from the first, under one card order (suit, suit masks,
-    beating cards): a card is ruled out when holding it beside the card played would have made
-    that card illegal (see the module docstring)."""
+    """Adds to allowed[seat] (a mask a seat of the table) the unseen cards (free) each seat may
+    hold after playing cards[i] (by seats[i]) in tricks of a card a seat from the first, under
+    one card order (suit, suit masks, beating cards): a card is ruled out when holding it
+    beside the card played would have made that card illegal (see the module docstring)."""
+    for s in range(allowed.shape[0]):
+        allowed[s] |= free & ~_ruled_out(cards, seats, s, allowed.shape[0], free, order,
+                                         follow, trump_void, must_beat)
+
+
+@kernel_jit(inline='always')
+def _ruled_out(cards, seats, seat, n_seats, free, order, follow, trump_void, must_beat):
+    """The unseen cards (free) that the cards seat played show it did not hold."""
     suit, suit_mask, beat = order
-    ruled_out = (ZERO, ZERO, ZERO, ZERO)
+    ruled_out = ZERO
     led = wcard = wseat = 0
     for i in range(cards.shape[0]):
-        pos = i % 4
+        pos = i % n_seats
         c = cards[i]
         bit = ONE << np.uint64(c)
         s = seats[i]
-        if pos > 0:
+        if pos > 0 and s == seat:
             m = free
             while m:
                 xb = m & (~m + ONE)
@@ -162,10 +174,9 @@ def add_allowed(cards, seats, free, order, follow, trump_void, must_beat, allowe
                 ok = allowed_cards(bit | xb, pos, suit_mask[led], suit_mask[0], beat[led, wcard],
                                    follow, trump_void, must_beat)
                 if not ok & bit:
-                    ruled_out = _or_at(ruled_out, s, xb)
+                    ruled_out |= xb
         led, wcard, wseat = play_to_trick(pos, c, s, suit[c], beat[led, wcard], led, wcard, wseat)
-    for s in range(4):
-        allowed[s] |= free & ~ruled_out[s]
+    return ruled_out
 
 
 @kernel_jit(inline='always')
@@ -173,14 +184,15 @@ def duties_kept(cards, who, n, holder, hand, called, o, suit, suit_mask, beat, p
     """Whether seat `holder`, dealt `hand` with the called card in it, kept the card's duties
     in the first n cards played (cards[i]; who[card]: the seat that played it) in card order o
     (suit, suit_mask, beat: RuleTables' suit, suit_mask, beat_mask; play: follow suit, trump
-    when void, must beat): each of its cards is one `called_card_duties` allows, until a
-    finished trick was led in the called card's suit. (Its cards are known to follow the other
-    rules.)"""
+    when void, must beat, the table's seats): each of its cards is one `called_card_duties`
+    allows, until a finished trick was led in the called card's suit. (Its cards are known to
+    follow the other rules.)"""
     duty = suit[o, called]
     mask = suit_mask[o, duty]
+    n_seats = play[3]
     led = w = 0
     for i in range(n):
-        pos = i % 4
+        pos = i % n_seats
         c = cards[i]
         s = who[c]
         if s == holder:
@@ -191,57 +203,77 @@ def duties_kept(cards, who, n, holder, hand, called, o, suit, suit_mask, beat, p
                 return False
             hand &= ~(ONE << np.uint64(c))
         led, w, _ = play_to_trick(pos, c, s, suit[o, c], beat[o, led, w], led, w, s)
-        if pos == 3 and led == duty:
+        if pos == n_seats - 1 and led == duty:
             return True  # the suit has been led: the duties are over
     return True
 
 
-@kernel_jit(inline='always')
-def _or_at(masks, s, bit):
-    """The four masks with bit added to mask s."""
-    a, b, c, d = masks
-    if s == 0:
-        return a | bit, b, c, d
-    if s == 1:
-        return a, b | bit, c, d
-    if s == 2:
-        return a, b, c | bit, d
-    return a, b, c, d | bit
-
-
 # --------------------------------------------------------------------------- counting and drawing
+# The completions are counted by how many unseen cards each other seat still takes: the counts
+# of all but the last other seat, as one code in mixed radix (the j-th seat's count times
+# `_stride(need, others, j)`); the last seat takes what is left.
+
+
+@kernel_jit(inline='always')
+def _stride(need, others, j):
+    """The step of the j-th other seat's count in a completion code (j = len(others) - 1: the
+    number of codes)."""
+    stride = 1
+    for i in range(j):
+        stride *= need[others[i]] + 1
+    return stride
+
+
+@kernel_jit(inline='always')
+def needs_code(need, others):
+    """The completion code of every other seat's need (where a deal starts)."""
+    code = 0
+    for j in range(others.shape[0] - 1):
+        code += need[others[j]] * _stride(need, others, j)
+    return code
+
+
+def completion_codes(need, others) -> int:
+    """The number of completion codes (`count_completions`' second axis)."""
+    return int(np.prod([int(need[o]) + 1 for o in others[:-1]]))
 
 
 @kernel_jit()
 def count_completions(free, allowed, others, need, ways):
-    """ways[i, x, y]: the number of ways to deal the unseen cards free[i:] so that the first
-    other seat gets x of them, the second y and the third the rest, each only cards it may hold
-    (ways: float64, at least (len(free) + 1, need[first] + 1, need[second] + 1))."""
+    """ways[i, code]: the number of ways to deal the unseen cards free[i:] so that the other
+    seats but the last get the counts of the code (see above) and the last the rest, each only
+    cards it may hold (ways: float64, at least (len(free) + 1, `completion_codes`))."""
     n = free.shape[0]
-    a, b, c = others[0], others[1], others[2]
-    nc = need[c]
-    for x in range(ways.shape[1]):
-        for y in range(ways.shape[2]):
-            ways[n, x, y] = 0.0
-    ways[n, 0, 0] = 1.0
+    for code in range(ways.shape[1]):
+        ways[n, code] = 0.0
+    ways[n, 0] = 1.0
     for i in range(n - 1, -1, -1):
-        bit = ONE << np.uint64(free[i])
-        ok_a, ok_b, ok_c = allowed[a] & bit, allowed[b] & bit, allowed[c] & bit
-        left = n - i
-        for x in range(need[a] + 1):
-            for y in range(need[b] + 1):
-                z = left - x - y
-                w = 0.0
-                if z < 0 or z > nc:
-                    ways[i, x, y] = w
-                    continue
-                if x > 0 and ok_a:
-                    w += ways[i + 1, x - 1, y]
-                if y > 0 and ok_b:
-                    w += ways[i + 1, x, y - 1]
-                if z > 0 and ok_c:
-                    w += ways[i + 1, x, y]
-                ways[i, x, y] = w
+        for code in range(_stride(need, others, others.shape[0] - 1)):
+            ways[i, code] = _ways_at(ways, i, code, n - i, free, allowed, others, need)
+
+
+@kernel_jit(inline='always')
+def _ways_at(ways, i, code, left, free, allowed, others, need):
+    """The completions of free[i:] from the counts of the code (left: the cards to deal):
+    each other seat in turn taking free[i], in seat order (the sums `deal_one` draws by)."""
+    bit = ONE << np.uint64(free[i])
+    m = others.shape[0]
+    w = 0.0
+    stride = 1
+    taken = 0
+    for j in range(m - 1):
+        radix = need[others[j]] + 1
+        x = (code // stride) % radix
+        taken += x
+        if x > 0 and allowed[others[j]] & bit:
+            w += ways[i + 1, code - stride]
+        stride *= radix
+    z = left - taken  # the last seat's count
+    if z < 0 or z > need[others[m - 1]]:
+        return 0.0
+    if z > 0 and allowed[others[m - 1]] & bit:
+        w += ways[i + 1, code]
+    return w
 
 
 @kernel_jit(inline='always')
@@ -254,55 +286,72 @@ def _uniform(state):
 @kernel_jit(inline='always')
 def deal_one(cons, ways, state, out, w):
     """Deals the unseen cards into row w of out (which holds the known cards already), each
-    deal consistent with the play equally likely; returns the next state."""
-    seat, dealer, known, free, allowed, need, others = cons
-    a, b, c = others[0], others[1], others[2]
-    x, y, z = need[a], need[b], need[c]
+    deal consistent with the play equally likely; returns the next state. Each card goes to
+    the first other seat j with u < the completions of seats 0..j taking it (u uniform below
+    their total), or to a seat after which none may (the counts are whole numbers, exact in
+    floats, so what is left after j is the total less those)."""
+    seat, dealer, known, free, allowed, need, others, counts = cons
+    m = others.shape[0]
+    for j in range(m):
+        counts[j] = need[others[j]]
+    code = needs_code(need, others)
     for i in range(free.shape[0]):
         bit = ONE << np.uint64(free[i])
-        wa = ways[i + 1, x - 1, y] if x > 0 and allowed[a] & bit else 0.0
-        wb = ways[i + 1, x, y - 1] if y > 0 and allowed[b] & bit else 0.0
-        wc = ways[i + 1, x, y] if z > 0 and allowed[c] & bit else 0.0
+        total = 0.0
+        stride = 1
+        for j in range(m - 1):  # (in seat order: the sums `count_completions` made)
+            if counts[j] > 0 and allowed[others[j]] & bit:
+                total += ways[i + 1, code - stride]
+            stride *= need[others[j]] + 1
+        if counts[m - 1] > 0 and allowed[others[m - 1]] & bit:
+            total += ways[i + 1, code]
         u, state = _uniform(state)
-        u *= wa + wb + wc
-        if wa > 0.0 and (u < wa or wb + wc == 0.0):
-            out[w, a] |= bit
-            x -= 1
-        elif wb > 0.0 and (u < wa + wb or wc == 0.0):
-            out[w, b] |= bit
-            y -= 1
-        else:
-            out[w, c] |= bit
-            z -= 1
+        u *= total
+        chosen = m - 1  # the last seat, unless one before it is drawn
+        so_far = 0.0
+        stride = 1
+        for j in range(m - 1):
+            wj = 0.0
+            if counts[j] > 0 and allowed[others[j]] & bit:
+                wj = ways[i + 1, code - stride]
+            so_far += wj
+            if wj > 0.0 and (u < so_far or total - so_far == 0.0):
+                chosen = j
+                code -= stride
+                break
+            stride *= need[others[j]] + 1
+        counts[chosen] -= 1
+        out[w, others[chosen]] |= bit
     return state
 
 
 @kernel_jit(inline='always')
 def _predicate_key(preds, hands, w, dealer, n_pred):
-    """Which seat meets which predicate in deal w of hands, as bits (predicate * 4 + seat);
-    with more than 16 predicates, or sided contracts, a 64-bit hash of those bits and of
-    each sided contract's old side under each declarer."""
+    """Which seat meets which predicate in deal w of hands, as bits (predicate * seats + seat);
+    with more than 64 such bits, or sided contracts, a 64-bit hash of those bits and of each
+    sided contract's old side under each declarer."""
     p_op, p_mask, p_a, p_b, p_start, p_end = (preds.p_op, preds.p_mask, preds.p_a, preds.p_b,
                                               preds.p_start, preds.p_end)
     stack = preds.stack
     key = ZERO
-    hashed = n_pred > 16 or preds.sided.shape[0] > 0
+    n = hands.shape[1]
+    hashed = n_pred * n > 64 or preds.sided.shape[0] > 0
     for p in range(n_pred):
-        for s in range(4):
-            if eval_pred(p, hands[w, s], (s - dealer + 3) % 4, p_op, p_mask, p_a, p_b, p_start,
-                         p_end, stack):
-                bit = np.uint64(p * 4 + s)
+        for s in range(n):
+            if eval_pred(p, hands[w, s], before(s, after(dealer, 1, n), n), p_op, p_mask, p_a,
+                         p_b, p_start, p_end, stack):
+                bit = np.uint64(p * n + s)
                 if not hashed:
                     key |= ONE << bit
                 else:
                     key = mix64(key ^ ((bit + ONE) * GOLDEN))
-    h = (hands[w, 0], hands[w, 1], hands[w, 2], hands[w, 3])
+    h = hands[w]
     for i in range(preds.sided.shape[0]):
         k = preds.sided[i]
-        for declarer in range(4):
+        for declarer in range(n):
             old = form_teams(preds.c_team[k], preds.c_team_mask[k], preds.c_team_cards, k,
                              declarer, h)
-            key = mix64(key ^ (np.uint64(old + 16 * (declarer + 4 * i)) + ONE) * GOLDEN)
+            key = mix64(key ^ (np.uint64(old + (1 << n) * (declarer + n * i)) + ONE) * GOLDEN)
     return key
 
 
@@ -325,14 +374,14 @@ def sample_worlds(cons, ways, preds, bad_keys, state, max_draws, hands, keys):
     up to max_draws draws in all. Returns (rows filled, draws made, next state); no row if
     nothing is consistent with the play."""
     known = cons.known
-    if ways[0, cons.need[cons.others[0]], cons.need[cons.others[1]]] == 0.0:
+    if ways[0, needs_code(cons.need, cons.others)] == 0.0:
         return 0, max_draws, state
     n_pred = preds.p_start.shape[0]
     filled = 0
     draws = 0
     while filled < hands.shape[0] and draws < max_draws:
         draws += 1
-        for s in range(4):
+        for s in range(known.shape[0]):
             hands[filled, s] = known[s]
         state = deal_one(cons, ways, state, hands, filled)
         key = _predicate_key(preds, hands, filled, cons.dealer, n_pred)
@@ -375,7 +424,7 @@ def deal_terms(t, k, declarer, hands, olds, added, called):
     old side (seat bits, see `form_teams`), added[w] its Laufende (`laufende_value`), called[w]
     the called card whose duties its holder keeps (-1 none: `called_card`). t: DealTables."""
     for w in range(hands.shape[0]):
-        h = (hands[w, 0], hands[w, 1], hands[w, 2], hands[w, 3])
+        h = hands[w]
         old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, declarer, h)
         olds[w] = old
         added[w] = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, k, h, old)
@@ -512,7 +561,7 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
     # the play to replay a deal on, where the constraints cannot tell (the key reads the calls)
     history = public_history(obs) if len(orders) > 1 and obs.tricks else None
     kept_hands, readings = [], []
-    hands = np.zeros((n, 4), np.uint64)
+    hands = np.zeros((n, t.n_seats), np.uint64)
     keys = np.zeros(n, np.uint64)
     while len(readings) < n and max_draws > 0:
         want = n - len(readings)
@@ -530,7 +579,7 @@ def draw_worlds(cr: CompiledRules, obs: Observation, book: AuctionBook, n: int,
                                                    history, plays)]
         kept_hands.append(hands[kept])
         readings += [book.readings[drawn[w]] for w in kept]
-    out = np.concatenate(kept_hands) if kept_hands else np.zeros((0, 4), np.uint64)
+    out = np.concatenate(kept_hands) if kept_hands else np.zeros((0, t.n_seats), np.uint64)
     return Worlds(out, readings)
 
 
@@ -551,11 +600,11 @@ def _constraints_and_ways(cr: CompiledRules, obs: Observation, orders: list[int]
     if kept is not None and key in kept:
         return kept[key]
     cons = constraints(cr, obs, orders)
-    a, b = cons.others[0], cons.others[1]
-    ways = np.zeros((cons.free.shape[0] + 1, cons.need[a] + 1, cons.need[b] + 1), np.float64)
+    ways = np.zeros((cons.free.shape[0] + 1, completion_codes(cons.need, cons.others)),
+                    np.float64)
     count_completions(cons.free, cons.allowed, cons.others, cons.need, ways)
     if kept is not None:
-        if len(kept) >= 64:  # a hand's four seats, and no more
+        if len(kept) >= 64:  # a hand's seats, and no more
             kept.clear()
         kept[key] = cons, ways
     return cons, ways
@@ -593,15 +642,16 @@ def _kept_duties(cr: CompiledRules, reading: Reading, row: np.ndarray, plays) ->
     called = int(called_card(t.c_team[k], t.c_team_cards, k, reading.declarer, row))
     if called < 0:
         return True
-    holder = next(s for s in range(4) if int(row[s]) >> called & 1)
+    holder = next(s for s in range(len(row)) if int(row[s]) >> called & 1)
     p = cr.rules.play
     cards, who = plays
     return bool(duties_kept(cards, who, cards.shape[0], holder, row[holder], called,
                             int(t.c_order[k]), t.suit, t.suit_mask, t.beat_mask,
-                            (p.follow_suit, p.trump_when_void, p.must_beat), t.c_run_away[k]))
+                            (p.follow_suit, p.trump_when_void, p.must_beat, t.n_seats),
+                            t.c_run_away[k]))
 
 
 def card_names(cr: CompiledRules, row) -> list[list[str]]:
-    """Each seat's cards, by name, of a world (a row of four hand bitmasks)."""
+    """Each seat's cards, by name, of a world (a row of hand bitmasks, one a seat)."""
     names = cr.cards
     return [[names[c] for c in range(len(names)) if h >> c & 1] for h in row.tolist()]

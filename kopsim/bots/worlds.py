@@ -27,9 +27,10 @@ from ..engine.bits import ONE, ZERO, popcount
 from ..engine.codes import REPLAY_CONTRADICTED, REPLAY_NEXT, REPLAY_OVER
 from ..engine.draws import GOLDEN, STREAM, mix64
 from ..engine.jit import kernel_jit
+from ..engine.seats import after
 from ..engine.loop import cards_allowed, replay_auction, scratch_for
 from ..engine.steps import called_card, play_to_trick
-from .sampler import Constraints, add_allowed, count_completions, deal_one
+from .sampler import Constraints, add_allowed, count_completions, deal_one, needs_code
 
 
 class ReplayLineup(NamedTuple):
@@ -74,9 +75,10 @@ class WorldScratch(NamedTuple):
     known: np.ndarray  # [seat] the cards known to have been dealt to it
     allowed: np.ndarray  # [seat] the unseen cards it may hold
     need: np.ndarray  # [seat] how many unseen cards it holds
-    others: np.ndarray  # the three other seats
+    others: np.ndarray  # the other seats
+    counts: np.ndarray  # room for what a deal has still to give each (`sampler.deal_one`)
     free: np.ndarray  # the unseen cards
-    ways: np.ndarray  # [card, x, y] completions (`count_completions`)
+    ways: np.ndarray  # [card, code] completions (`count_completions`)
     plays: np.ndarray  # the cards played, in order
     play_seats: np.ndarray  # who played each
     left: np.ndarray  # [seat] a world's cards while its play is replayed
@@ -92,7 +94,8 @@ class WorldScratch(NamedTuple):
 
 def world_scratch(cr, n_worlds: int) -> WorldScratch:
     t = cr.tables
-    nc, hs = cr.n_cards, cr.n_cards // 4
+    nc, seats = cr.n_cards, t.n_seats
+    hs = nc // seats
     rows = cr.max_calls + 1
     z = np.zeros
     lineup = ReplayLineup(z((0, 2), np.int64), z((rows, 2), np.int64), z(3, np.int64))
@@ -101,10 +104,11 @@ def world_scratch(cr, n_worlds: int) -> WorldScratch:
     out = ReplayOut(z((1, rows), np.int16), z((1, rows), np.int8), z(1, np.int16),
                     z((0, rows), np.uint64))
     n = max(n_worlds, 1)
-    return WorldScratch(z((n, 4), np.uint64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
-                        z(n, np.int64), z(4, np.uint64), z(4, np.uint64), z(4, np.int64),
-                        z(3, np.int64), z(nc, np.int64), z((nc + 1, hs + 1, hs + 1)),
-                        z(nc, np.int64), z(nc, np.int64), z(4, np.uint64), z(2, np.int64),
+    return WorldScratch(z((n, seats), np.uint64), z(n, np.int64), z(n, np.int64),
+                        z(n, np.int64), z(n, np.int64), z(seats, np.uint64),
+                        z(seats, np.uint64), z(seats, np.int64), z(seats - 1, np.int64),
+                        z(seats - 1, np.int64), z(nc, np.int64), z((nc + 1, (hs + 1) ** (seats - 2))),
+                        z(nc, np.int64), z(nc, np.int64), z(seats, np.uint64), z(2, np.int64),
                         z(1, np.int64), z(max(t.n_chain, 1), np.int64), lineup, scratch,
                         out)
 
@@ -122,9 +126,10 @@ def decision_state(seed, seed_mix, seat, public):
 def _public_plays(ws, cards, played, leaders):
     """ws.plays, ws.play_seats: the cards played and who played each (tricks led by
     leaders[trick])."""
+    n = ws.known.shape[0]
     for i in range(played):
         ws.plays[i] = cards[i]
-        ws.play_seats[i] = (leaders[i // 4] + i % 4) % 4
+        ws.play_seats[i] = after(leaders[i // n], i % n, n)
 
 
 @kernel_jit(inline='always')
@@ -132,15 +137,15 @@ def _constrain(t, ws, seat, own, played, shown_bid):
     """What seat knows of the unseen cards (ws.known, free, allowed, need, others), under the
     card order of the bid shown or, with none, of every contract played when nobody bids (a
     card is ruled out only if every such order rules it out); returns how many are unseen."""
-    nc = t.n_cards
-    for s in range(4):
+    nc, n = t.n_cards, t.n_seats
+    for s in range(n):
         ws.known[s] = ZERO
         ws.allowed[s] = ZERO
     for i in range(played):
         ws.known[ws.play_seats[i]] |= ONE << np.uint64(ws.plays[i])
     ws.known[seat] = own
     seen = ZERO
-    for s in range(4):
+    for s in range(n):
         seen |= ws.known[s]
     n_free = 0
     for c in range(nc):
@@ -149,13 +154,13 @@ def _constrain(t, ws, seat, own, played, shown_bid):
             n_free += 1
     free = ~seen & ((ONE << np.uint64(nc)) - ONE) if nc < 64 else ~seen
     j = 0
-    for s in range(4):
-        ws.need[s] = 0 if s == seat else nc // 4 - popcount(ws.known[s])
+    for s in range(n):
+        ws.need[s] = 0 if s == seat else nc // n - popcount(ws.known[s])
         if s != seat:
             ws.others[j] = s
             j += 1
     if played < 2:  # nobody has followed a card yet: nothing is ruled out
-        for s in range(4):
+        for s in range(n):
             ws.allowed[s] = free
     else:
         orders = ZERO
@@ -178,7 +183,8 @@ def _played_legally(t, ws, w, played, contract, declarer):
     """Whether every card played was legal in world w under its contract (the called card's
     duties included, until its suit is led)."""
     o = t.c_order[contract]
-    for s in range(4):
+    n = t.n_seats
+    for s in range(n):
         ws.left[s] = ws.hands[w, s]
     called = -1
     if t.c_run_away[contract] > 0:
@@ -186,7 +192,7 @@ def _played_legally(t, ws, w, played, contract, declarer):
     called_suit = t.suit[o, called] if called >= 0 else -1
     led = wcard = wseat = 0
     for i in range(played):
-        pos = i % 4
+        pos = i % n
         c = ws.plays[i]
         s = ws.play_seats[i]
         bit = ONE << np.uint64(c)
@@ -195,7 +201,7 @@ def _played_legally(t, ws, w, played, contract, declarer):
         ws.left[s] &= ~bit
         led, wcard, wseat = play_to_trick(pos, c, s, t.suit[o, c], t.beat_mask[o, led, wcard],
                                           led, wcard, wseat)
-        if pos == 3 and called >= 0 and led == called_suit:
+        if pos == n - 1 and called >= 0 and led == called_suit:
             called = -1
     return True
 
@@ -206,7 +212,7 @@ def keep_world(t, ws, w, dealer, to_speak, shown, played):
     next, -1 once the play has begun); its reading of the auction into ws. (Compiled once, for
     calls and cards alike.)"""
     sc = ws.scratch
-    for s in range(4):
+    for s in range(t.n_seats):
         sc.hands[s] = ws.hands[w, s]
     found, speaker, contract, declarer, imp, imp_decl, nd = replay_auction(t, ws.lineup, sc,
                                                                            ws.out, dealer)
@@ -240,18 +246,18 @@ def draw_worlds(t, ws, view, n, state, max_draws):
     n_free = _constrain(t, ws, seat, view.own, played, view.shown[0])
     free = ws.free[:n_free]
     count_completions(free, ws.allowed, ws.others, ws.need, ws.ways)
-    if ws.ways[0, ws.need[ws.others[0]], ws.need[ws.others[1]]] == 0.0:
+    if ws.ways[0, needs_code(ws.need, ws.others)] == 0.0:
         return 0
     for i in range(ncalls):
         ws.lineup.replay[i, 0] = view.call_seats[i]
         ws.lineup.replay[i, 1] = view.calls[i]
     ws.lineup.replay_out[0] = ncalls
-    cons = Constraints(seat, dealer, ws.known, free, ws.allowed, ws.need, ws.others)
+    cons = Constraints(seat, dealer, ws.known, free, ws.allowed, ws.need, ws.others, ws.counts)
     filled = 0
     draws = 0
     while filled < n and draws < max_draws:
         draws += 1
-        for s in range(4):
+        for s in range(t.n_seats):
             ws.hands[filled, s] = ws.known[s]
         state = deal_one(cons, ws.ways, state, ws.hands, filled)
         if keep_world(t, ws, np.int64(filled), dealer, view.to_speak, view.shown, played):
