@@ -1,6 +1,7 @@
 """Tables of three and five seats (issue 36): the seat count is the ruleset's `deck.players`, and
 a game that deals all its cards to 3 or 5 seats plays identically in both engines with the bots
-that play any table (random, heuristic); the bots written for four are refused, not misread."""
+that play any table (random, heuristic; pimc in tests/test_pimc_seat_counts.py); the bots written
+for four are refused, not misread."""
 
 from __future__ import annotations
 
@@ -98,7 +99,7 @@ def test_a_holders_team_that_could_seat_the_whole_table_is_refused():
     assert "all 3 players on the old side" in str(e.value)
 
 
-@pytest.mark.parametrize("bot", ["ev", "pimc", "cheat-dd"])
+@pytest.mark.parametrize("bot", ["ev", "learnt"])
 def test_bots_written_for_four_are_refused_at_other_tables(bot):
     rules = load_ruleset(SEATS / "five-handed.toml")
     spec = bot_spec(bot)

@@ -37,7 +37,7 @@ from ..rules.compile import CompiledRules
 from .inference import CallModel, world_weights
 from .lookahead import AuctionModel, LookaheadParams
 from .pimc_kernel import kernel_params as pimc_params, pimc_decide, pimc_scratch
-from .table_size import table_problem
+from .table_size import deck_problem, table_problem
 from .sampler import (AuctionBook, DealTables, Reading, card_names, deal_tables, deal_terms,
                       draw_worlds, decision_state, public_history, replay)
 from .solver import DealSolver
@@ -118,8 +118,9 @@ class _Position(NamedTuple):
 def _position(cr: CompiledRules, obs: Observation) -> _Position:
     index = cr.card_index
     pts = cr.tables.card_points
-    points, tricks = [0.0] * 4, [0] * 4
-    leader, trick, played = (obs.dealer + 1) % 4, [], 0
+    n = cr.tables.n_seats
+    points, tricks = [0.0] * n, [0] * n
+    leader, trick, played = (obs.dealer + 1) % n, [], 0
     for t in obs.tricks:
         cards = [index[c] for c in t.cards]
         for c in cards:
@@ -246,8 +247,8 @@ def call_values(cr: CompiledRules, obs: Observation, hands: np.ndarray,
         # a cell's payout in a deal, once found, serves every later call of the hand
         new = sorted({w for w, _ in where if (cell, deals[w]) not in known})
         if new:
-            payouts = contract_payouts(cr, *cell, hands[new], (obs.dealer + 1) % 4, seat, known,
-                                       punished)
+            payouts = contract_payouts(cr, *cell, hands[new], (obs.dealer + 1) % cr.tables.n_seats,
+                                       seat, known, punished)
             known.update(((cell, deals[w]), p) for w, p in zip(new, payouts.tolist()))
         for w, j in where:
             out[w, j] = known[(cell, deals[w])]
@@ -269,8 +270,9 @@ def contract_payouts(cr: CompiledRules, contract: str, declarer, doubles, hands:
     everyone = np.arange(hands.shape[0])
     for old, added, called, rows in _deals_alike(cr, dt, contract, declarer, hands, everyone):
         if rules.contracts[contract].instant:
-            side = [s for s in range(4) if (old >> s) & 1]
-            out[rows] = score(rules, contract, side, [], [0] * 4, [0] * 4).payouts[seat]
+            n = cr.tables.n_seats
+            side = [s for s in range(n) if (old >> s) & 1]
+            out[rows] = score(rules, contract, side, [], [0] * n, [0] * n).payouts[seat]
             continue
         lead = solver.first_lead(k, old, doubles, seat, added, called)
         if lead.pay is None:
@@ -295,8 +297,9 @@ def _punish(cr: CompiledRules, contract: str, declarer, doubles, old: int, hands
     (old: the deals' old side), where the rules let it say one and it costs seat more."""
     k = cr.contract_names.index(contract)
     t = cr.tables
-    mine = old if (old >> seat) & 1 else (~old & 15)
-    other = next((s for s in range(4) if not (mine >> s) & 1), None)
+    n = t.n_seats
+    mine = old if (old >> seat) & 1 else (~old & ((1 << n) - 1))
+    other = next((s for s in range(n) if not (mine >> s) & 1), None)
     if other is None or len(doubles) >= int(t.c_max_doubles[k]):
         return
     if not doubles and t.c_first_double_young[k] and (old >> other) & 1:
@@ -309,9 +312,16 @@ def _punish(cr: CompiledRules, contract: str, declarer, doubles, old: int, hands
 
 
 def two_sided(rules) -> str | None:
-    """Why the double-dummy search cannot play the ruleset: it searches two sides of a table of
-    four, and a hand played each for himself (Ramsch) has four sides; None if it can."""
-    why = table_problem(rules)
+    """Why a bot built on the double-dummy search and written for four seats (the learnt bot's
+    features) cannot play the ruleset: see `searchable`; None if it can."""
+    return table_problem(rules) or searchable(rules)
+
+
+def searchable(rules) -> str | None:
+    """Why the double-dummy search cannot play the ruleset: it searches two sides of a deck of
+    distinct cards, and a hand played each for himself (Ramsch) has as many sides as seats;
+    None if it can (at a table of any size)."""
+    why = deck_problem(rules)
     if why is not None:
         return why
     each = [n for n, c in rules.contracts.items() if c.team == "each"]
@@ -355,7 +365,11 @@ class PimcBot:
     Params = PimcParams
     kernel_kind = BOT_PIMC
 
-    cannot_play = staticmethod(two_sided)
+    @staticmethod
+    def cannot_play_of(params: PimcParams, rules) -> str | None:
+        """The search at any table; a model of the others' calls (lookahead, inference) is the
+        ev bot's, written for four."""
+        return searchable(rules) or (table_problem(rules) if _modelled(params) else None)
 
     def __init__(self, params: PimcParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules
@@ -430,7 +444,12 @@ class PimcBot:
 
 def in_kernel(params: PimcParams) -> bool:
     """Whether the compiled decisions play these settings (all but a model of the others)."""
-    return not params.lookahead and params.inference <= 0
+    return not _modelled(params)
+
+
+def _modelled(params: PimcParams) -> bool:
+    """Whether the settings model the others' calls (lookahead, inference: the ev bot's)."""
+    return params.lookahead or params.inference > 0
 
 
 class CheatBot:
@@ -442,7 +461,10 @@ class CheatBot:
     kernel_kind = None
     sees_all = True  # `play_hand` gives it the whole state; no fair line-up should include it
 
-    cannot_play = staticmethod(two_sided)
+    @staticmethod
+    def cannot_play_of(params: CheatParams, rules) -> str | None:
+        """As pimc's (its lookahead is the ev bot's model)."""
+        return searchable(rules) or (table_problem(rules) if params.lookahead else None)
 
     def __init__(self, params: CheatParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules

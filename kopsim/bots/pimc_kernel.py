@@ -29,6 +29,7 @@ from ..engine.bits import ONE, ZERO
 from ..engine.botcalls import SeatView
 from ..rules.codes import CALL_BID, N_PRICED_TIERS, TIER_OUT, WIN_NOBODY, WIN_OLD
 from ..engine.jit import built_call, kernel_jit
+from ..engine.seats import after
 from ..engine.steps import called_card, form_teams, laufende_value, pay_out, play_to_trick
 from .pricing import (P_PAY_OLD, P_PAY_YOUNG, P_VALUES, PricingStore, full_window, pricing_row,
                       pricing_store, unscaled)
@@ -79,8 +80,8 @@ class PimcScratch(NamedTuple):
 def pimc_scratch(cr, n_worlds: int) -> PimcScratch:
     """Room for decisions of at most n_worlds worlds in a compiled ruleset."""
     t = cr.tables
-    nc = cr.n_cards
-    actions = max(nc // 4, CALL_BID + len(cr.contract_names) + t.n_chain)
+    nc, seats = cr.n_cards, t.n_seats
+    actions = max(nc // seats, CALL_BID + len(cr.contract_names) + t.n_chain)
     ints, masks, floats = play_tables(cr)
     z = np.zeros
     n = max(n_worlds, 1)
@@ -88,9 +89,10 @@ def pimc_scratch(cr, n_worlds: int) -> PimcScratch:
                        new_table(kept_table_bits(nc, t.n_seats)), z(1, np.int64),
                        *ply_room(nc, t.n_seats),
                        z((n, actions)), z(actions), z(actions, np.int64), z(nc, np.int64),
-                       z(t.n_chain + 1, np.int64), z(8, np.int64), z(3), z(4, np.uint64),
-                       z(8, np.int64), z(3), z(4, np.uint64), z(nc), z(nc + 1, np.int64),
-                       z(4), z(4, np.int64), z(4), np.full(2, -1, np.int64), z(1, np.int64))
+                       z(t.n_chain + 1, np.int64), z(8, np.int64), z(3), z(seats, np.uint64),
+                       z(8, np.int64), z(3), z(seats, np.uint64), z(nc), z(nc + 1, np.int64),
+                       z(seats), z(seats, np.int64), z(seats), np.full(2, -1, np.int64),
+                       z(1, np.int64))
 
 
 @kernel_jit(inline='always')
@@ -137,14 +139,14 @@ def _lead_payout(t, ps, h, k, old, called, n_doubles, added, seat, forehand):
             if pf[P_VALUES + i] == v:
                 return pf[pay + i]
     # the payout of a best line's outcome
-    for s in range(4):
+    for s in range(t.n_seats):
         ps.line_h[s] = h[s]
     for i in range(ps.pv.shape[0]):
         ps.pv[i] = -1
     solve_position(ps.root_i, ps.root_f, ps.line_h, side, ctx, ps.line_v, ps.pv,
                    np.bool_(False), np.bool_(True))
     _first_lead_root(ps, t.suit[t.c_order[k]], called, forehand)
-    for s in range(4):
+    for s in range(t.n_seats):
         ps.line_h[s] = h[s]
     return pf[pay + line_outcome(ps.root_i, ps.root_f, ps.line_h, ps.pv, side[0], ctx)]
 
@@ -169,7 +171,7 @@ def _contract_payout(t, ps, h, k, declarer, n_doubles, seat, forehand, punished)
     doubles ps.doubles[:n_doubles] (see the module docstring: punished)."""
     old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, declarer, h)
     if t.c_instant[k]:  # won at once, at the out price, without doubles (or thrown in)
-        for s in range(4):
+        for s in range(t.n_seats):
             ps.pay[s] = 0.0
         if t.c_thrown_in[k]:
             pay_out(ps.pay, 0.0, WIN_NOBODY, old, t.zero_sum, t.lone_once)
@@ -183,11 +185,12 @@ def _contract_payout(t, ps, h, k, declarer, n_doubles, seat, forehand, punished)
     pay = _lead_payout(t, ps, h, k, old, called, n_doubles, added, seat, forehand)
     if not punished or pay >= 0.0 or n_doubles >= t.c_max_doubles[k]:
         return pay
-    mine = old if (old >> seat) & 1 else (~old & 15)
+    n = t.n_seats
+    mine = old if (old >> seat) & 1 else (~old & ((1 << n) - 1))
     other = 0
-    while other < 4 and (mine >> other) & 1:
+    while other < n and (mine >> other) & 1:
         other += 1
-    if other == 4 or (n_doubles == 0 and t.c_first_double_young[k] and (old >> other) & 1):
+    if other == n or (n_doubles == 0 and t.c_first_double_young[k] and (old >> other) & 1):
         return pay
     ps.doubles[n_doubles] = other  # the other side doubles once more
     return min(pay, _lead_payout(t, ps, h, k, old, called, n_doubles + 1, added, seat,
@@ -205,7 +208,7 @@ def _call_values(t, ps, nw, seat, dealer, legal, m, punished):
     K = t.c_team.shape[0]
     bid, bidder = ws.shown[0], ws.shown[1]  # public: the bid in force
     nd = ws.doubles[0]
-    forehand = (dealer + 1) % 4
+    forehand = after(dealer, 1, t.n_seats)
     for w in range(nw):
         h = ws.hands[w]
         for j in range(m):
@@ -273,14 +276,15 @@ def pimc_call(t, ps, params, seed, view, legal, m):
 @kernel_jit(inline='always')
 def _taken_so_far(t, ps, cards, played, winners):
     """ps.points, ps.tricks: what each seat has taken in the finished tricks."""
-    for s in range(4):
+    n = t.n_seats
+    for s in range(n):
         ps.points[s] = 0.0
         ps.tricks[s] = 0
-    for n in range(played // 4):
-        w = winners[n]
+    for trick in range(played // n):
+        w = winners[trick]
         ps.tricks[w] += 1
-        for i in range(4):
-            ps.points[w] += t.card_points[cards[4 * n + i]]
+        for i in range(n):
+            ps.points[w] += t.card_points[cards[n * trick + i]]
 
 
 @kernel_jit(inline='always')
@@ -288,28 +292,29 @@ def _card_root(t, ps, k, old, called, cards, played, leaders):
     """ps.root_*: the open trick of the play so far in contract k, for old side old; called:
     the called card while on duty (-1 none)."""
     o = t.c_order[k]
+    n = t.n_seats
     ri, rf = ps.root_i, ps.root_f
     opts = ypts = 0.0
     otr = ytr = 0
-    for s in range(4):
+    for s in range(n):
         if (old >> s) & 1:
             opts += ps.points[s]
             otr += ps.tricks[s]
         else:
             ypts += ps.points[s]
             ytr += ps.tricks[s]
-    first = played - played % 4
-    seat = leaders[played // 4]
+    first = played - played % n
+    seat = leaders[played // n]
     led = wcard = 0
     wseat = seat
     tp = 0.0
-    for i in range(played % 4):
+    for i in range(played % n):
         c = cards[first + i]
         tp += t.card_points[c]
         led, wcard, wseat = play_to_trick(i, c, seat, t.suit[o, c], t.beat_mask[o, led, wcard],
                                           led, wcard, wseat)
-        seat = (seat + 1) % 4
-    ri[R_SEAT], ri[R_POS], ri[R_LED], ri[R_WCARD], ri[R_WSEAT] = seat, played % 4, led, wcard, \
+        seat = after(seat, 1, n)
+    ri[R_SEAT], ri[R_POS], ri[R_LED], ri[R_WCARD], ri[R_WSEAT] = seat, played % n, led, wcard, \
         wseat
     ri[R_OTR], ri[R_YTR], ri[R_DUTY] = otr, ytr, (t.suit[o, called] if called >= 0 else -1)
     rf[0], rf[1], rf[2] = tp, opts, ypts
@@ -321,8 +326,9 @@ def _on_duty(t, k, called, cards, played):
     if called < 0:
         return -1
     o = t.c_order[k]
-    for n in range(played // 4):
-        if t.suit[o, cards[4 * n]] == t.suit[o, called]:
+    n = t.n_seats
+    for trick in range(played // n):
+        if t.suit[o, cards[n * trick]] == t.suit[o, called]:
             return -1
     return called
 
@@ -345,7 +351,7 @@ def _add_card_values(t, ps, w, seat, m, cards, played, leaders, gone):
         ps.doubles[i] = ws.double_seats[i]
     side, ctx = _search(t, ps, k, old, called, nd, added)
     _card_root(t, ps, k, old, called, cards, played, leaders)
-    for s in range(4):
+    for s in range(t.n_seats):
         ps.held[s] = h[s] & ~gone
     lo, hi = full_window(ctx.pf)
     sign = 1.0 if (old >> seat) & 1 else -1.0
@@ -405,12 +411,13 @@ def observed(cr, obs) -> SeatView:
         leaders.append(trick.leader)
         winners.append(-1 if trick.winner is None else trick.winner)
         cards += [index[c] for c in trick.cards]
-    if len(cards) % 4 == 0:  # a trick to lead: by the last one's winner, or forehand
-        leaders.append(winners[-1] if winners else (obs.dealer + 1) % 4)
+    n = cr.tables.n_seats
+    if len(cards) % n == 0:  # a trick to lead: by the last one's winner, or forehand
+        leaders.append(winners[-1] if winners else (obs.dealer + 1) % n)
     own = 0
     for c in obs.dealt:
         own |= 1 << index[c]
-    hs = cr.n_cards // 4
+    hs = cr.n_cards // n
     return SeatView(
         obs.seat, obs.dealer, np.uint64(own),
         np.array([codes[c] for _, c in obs.auction] or [0], np.int16),

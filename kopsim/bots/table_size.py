@@ -1,8 +1,8 @@
 """The table the searching and learning bots are written for, stated once.
 
-The double-dummy search, pimc's sampler, ev's tables and the learnt bots' features are written for
-a table of four and a deck of distinct cards (issue 36 lifts this step by step); random and
-heuristic play any seat count and equal cards.
+Ev's tables and the learnt bots' features are written for a table of four and a deck of distinct
+cards (issue 36 lifts this step by step); the double-dummy search and pimc play any table of
+distinct cards; random and heuristic play any seat count and equal cards.
 A bot that cannot play a ruleset's table says so before play (`BotSpec.cannot_play`), and the
 front doors refuse it (`bots.seated`), rather than reading past its tables.
 """
@@ -20,7 +20,13 @@ def table_problem(rules) -> str | None:
     seats = rules.deck.players
     if seats != FOUR_HANDED:
         return (f"it is written for a table of {FOUR_HANDED} and this ruleset seats {seats} "
-                "(random and heuristic play any table)")
+                "(random, heuristic and pimc play any table)")
+    return deck_problem(rules)
+
+
+def deck_problem(rules) -> str | None:
+    """Why a bot written for a deck of distinct cards cannot play the ruleset; None if it
+    can."""
     if (rules.deck.copies or 1) > 1:
         return (f"it is written for a deck of distinct cards and this one holds each card "
                 f"{rules.deck.copies} times (random and heuristic play equal cards)")
