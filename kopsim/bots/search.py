@@ -521,18 +521,45 @@ def _last_ply(rem, trick, score, duty, alpha, beta, hands, side, ctx):
 
 
 @kernel_jit(inline='always')
+def _next_to_last_ply(rem, trick, score, duty, alpha, beta, hands, side, ctx):
+    """The value of the trick's next-to-last ply: a loop of its own, each card answered by the
+    last ply (`_last_ply`)."""
+    seat, pos, led, wcard, wseat, tp = trick
+    old_mask, called, _ = side
+    ci, cf = ctx.ci, ctx.cf
+    n = ci[X_SEATS]
+    is_max, bw, partner_wins = _ply_reads(pos, seat, led, wcard, wseat, old_mask, ctx)
+    best = -INF if is_max else INF
+    left = _kept(hands[seat] & rem, pos, led, wcard, duty, called, rem, ctx)
+    while left:
+        c = _pick(left, pos, partner_wins, bw, cf, ci[X_CARDS])
+        left &= ~(ONE << np.uint64(c))
+        l2, w2, ws2 = play_to_trick(pos, c, seat, ci[X_SUIT + c], bw, led, wcard, wseat)
+        v = _last_ply(rem & ~(ONE << np.uint64(c)),
+                      (after(seat, 1, n), pos + 1, l2, w2, ws2, tp + cf[c]), score, duty,
+                      alpha, beta, hands, side, ctx)
+        best, alpha, beta = _backed_up(is_max, v, best, alpha, beta)
+        if alpha >= beta:
+            break
+    return best
+
+
+@kernel_jit(inline='always')
 def _trick_plies(rem, trick, score, duty, alpha, beta, hands, side, ctx):
     """The minimax of the open trick's plies from the seat to play: each ply tries its cards
     worth trying (best first, `_pick`) until its window closes. One loop over the trick's
-    places but the last (`_last_ply`), the current ply's state in locals; a ply being answered
+    places but the last two (`_next_to_last_ply`, `_last_ply`: most of the search's cards are
+    played there), the current ply's state in locals; a ply being answered
     keeps its state in its row of the plies' room (a row for each place of the trick). The
     call to the next trick is the only call."""
     seat, pos0, led, wcard, wseat, tp = trick
     old_mask, called, _ = side
     ci, cf = ctx.ci, ctx.cf
     n, nc = ci[X_SEATS], ci[X_CARDS]
-    if pos0 == n - 1:
-        return _last_ply(rem, trick, score, duty, alpha, beta, hands, side, ctx)
+    if pos0 >= n - 2:
+        if pos0 == n - 1:
+            return _last_ply(rem, trick, score, duty, alpha, beta, hands, side, ctx)
+        return _next_to_last_ply(rem, trick, score, duty, alpha, beta, hands, side, ctx)
     base = popcount(rem) + pos0  # the cards out at the trick's lead: its rows from there
     pos = pos0
     left = _kept(hands[seat] & rem, pos, led, wcard, duty, called, rem, ctx)
@@ -552,8 +579,8 @@ def _trick_plies(rem, trick, score, duty, alpha, beta, hands, side, ctx):
         c = _pick(left, pos, partner_wins, bw, cf, nc)
         left &= ~(ONE << np.uint64(c))
         l2, w2, ws2 = play_to_trick(pos, c, seat, ci[X_SUIT + c], bw, led, wcard, wseat)
-        if pos == n - 2:  # the last ply answers
-            v = _last_ply(rem & ~(ONE << np.uint64(c)),
+        if pos == n - 3:  # the last two plies answer
+            v = _next_to_last_ply(rem & ~(ONE << np.uint64(c)),
                           (after(seat, 1, n), pos + 1, l2, w2, ws2, tp + cf[c]), score, duty,
                           alpha, beta, hands, side, ctx)
             best, alpha, beta = _backed_up(is_max, v, best, alpha, beta)
