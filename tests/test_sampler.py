@@ -89,24 +89,38 @@ def assert_drawn_uniformly(cr, obs, truth, state) -> None:
     sd = (n * p * (1 - p)) ** 0.5
     assert all(abs(k - n * p) < 5 * sd for k in drawn.values()), drawn
 
-@pytest.mark.parametrize("name", ["kop", "baska", "kop-sportowy"])
-def test_every_consistent_world_is_drawn_about_equally_often(name):
-    rules = load_ruleset(name)
+def _drawn_uniformly_in_states(rules, seed: int, deals: int, states: int,
+                               most_hidden: int | None = None, enough: int | None = None) -> int:
+    """`assert_drawn_uniformly` in random states two tricks into hands of rules (dealt from
+    run seed `deals`, played at random from `seed`): in those with 3 to 60 consistent worlds
+    (and, with most_hidden, at most that many cards held by the other seats: the brute force
+    replays every split), stopping after `enough`; returns how many were checked."""
     cr = compiled(rules)
-    rng = random.Random(4)
+    n = rules.deck.players
+    rng = random.Random(seed)
     checked = 0
-    for i in range(40):
-        state = _state_after(rules, hand_seed(9, i), i % 4, 2, rng.randrange(0, 4), rng)
+    for i in range(states):
+        state = _state_after(rules, hand_seed(deals, i), i % n, 2, rng.randrange(0, n), rng)
         if state.is_terminal():
             continue
         seat = state.current_player()
+        hidden = sum(len(h) for s, h in enumerate(state.held) if s != seat)
+        if most_hidden is not None and hidden > most_hidden:
+            continue
         obs = state.observation(seat)
         truth = _consistent_deals(rules, state, seat)
         if not 3 <= len(truth) <= 60:
             continue
         assert_drawn_uniformly(cr, obs, truth, np.uint64(i))
         checked += 1
-    assert checked >= 3
+        if checked == enough:
+            break
+    return checked
+
+
+@pytest.mark.parametrize("name", ["kop", "baska", "kop-sportowy"])
+def test_every_consistent_world_is_drawn_about_equally_often(name):
+    assert _drawn_uniformly_in_states(load_ruleset(name), 4, 9, 40) >= 3
 
 
 SEATS = Path(__file__).resolve().parent / "data" / "seats"
@@ -115,26 +129,7 @@ SEATS = Path(__file__).resolve().parent / "data" / "seats"
 @pytest.mark.parametrize("table", ["three-handed", "five-handed"])
 def test_every_consistent_world_is_drawn_about_equally_often_at_other_tables(table):
     rules = load_ruleset(SEATS / f"{table}.toml")
-    cr = compiled(rules)
-    n = rules.deck.players
-    rng = random.Random(5)
-    checked = 0
-    for i in range(60):
-        state = _state_after(rules, hand_seed(11, i), i % n, 2, rng.randrange(0, n), rng)
-        if state.is_terminal():
-            continue
-        seat = state.current_player()
-        if sum(len(h) for s, h in enumerate(state.held) if s != seat) > 8:
-            continue  # (the brute force replays every split of the hidden cards)
-        obs = state.observation(seat)
-        truth = _consistent_deals(rules, state, seat)
-        if not 3 <= len(truth) <= 60:
-            continue
-        assert_drawn_uniformly(cr, obs, truth, np.uint64(i))
-        checked += 1
-        if checked == 4:
-            break
-    assert checked >= 3
+    assert _drawn_uniformly_in_states(rules, 5, 11, 60, most_hidden=8, enough=4) >= 3
 
 
 def test_the_completions_are_counted_exactly():
