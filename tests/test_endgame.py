@@ -6,11 +6,14 @@ engine, each played out by a minimax over the reference engine's rules and scori
 
 import itertools
 import random
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kopsim.bots import bot_spec
 from kopsim.bots.endgame import endgame_choice
+from kopsim.bots.ev import EvParams, kernel_row
 from kopsim.bots.pimc import replay
 from kopsim.engine.reference import Deal, State
 from kopsim.engine.rng import hand_seed
@@ -18,34 +21,43 @@ from kopsim.rules.cache import compiled
 from kopsim.rules.load import load_ruleset
 
 KOP = load_ruleset("kop")
+SEATS = Path(__file__).parent / "data" / "seats"
 EV = {"name": "ev", "deals": 2000, "rounds": 2, "endgame_tricks": 2, "endgame_worlds": 100}
 
 
 def _history(state: State) -> list[tuple[int, str]]:
+    n = state.rules.deck.players
     out = list(state.auction)
-    out += [((t.leader + j) % 4, c) for t in state.tricks for j, c in enumerate(t.cards)]
-    out += [((state.leader + j) % 4, c) for j, c in enumerate(state.trick)]
+    out += [((t.leader + j) % n, c) for t in state.tricks for j, c in enumerate(t.cards)]
+    out += [((state.leader + j) % n, c) for j, c in enumerate(state.trick)]
     return out
+
+
+def _split(cards: list[str], sizes: list[int]):
+    """Every way of dealing cards into hands of these sizes, in order."""
+    if not sizes:
+        yield []
+        return
+    for first in itertools.combinations(cards, sizes[0]):
+        rest = [c for c in cards if c not in first]
+        for others in _split(rest, sizes[1:]):
+            yield [list(first)] + others
 
 
 def _consistent_deals(state: State, seat: int) -> list[list[list[str]]]:
     """Every deal of the cards seat has not seen, the others holding as many as they do, on
     which the public history replays legally."""
-    rules, history = state.rules, _history(state)
-    played = {s: [c for c in state.deal.hands[s] if c not in state.held[s]] for s in range(4)}
-    others = [s for s in range(4) if s != seat]
+    rules, history, n = state.rules, _history(state), state.rules.deck.players
+    played = {s: [c for c in state.deal.hands[s] if c not in state.held[s]] for s in range(n)}
+    others = [s for s in range(n) if s != seat]
     unseen = [c for s in others for c in state.held[s]]
-    sizes = [len(state.held[s]) for s in others]
     deals = []
-    for a in itertools.combinations(unseen, sizes[0]):
-        rest = [c for c in unseen if c not in a]
-        for b in itertools.combinations(rest, sizes[1]):
-            held = {others[0]: list(a), others[1]: list(b),
-                    others[2]: [c for c in rest if c not in b]}
-            hands = [list(state.deal.hands[s]) if s == seat else played[s] + held[s]
-                     for s in range(4)]
-            if replay(rules, state.deal.dealer, hands, history) is not None:
-                deals.append(hands)
+    for split in _split(unseen, [len(state.held[s]) for s in others]):
+        held = dict(zip(others, split))
+        hands = [list(state.deal.hands[s]) if s == seat else played[s] + held[s]
+                 for s in range(n)]
+        if replay(rules, state.deal.dealer, hands, history) is not None:
+            deals.append(hands)
     return deals
 
 
@@ -83,7 +95,7 @@ def _endgame_positions(rules, n: int, first_place: int, seed: int = 3):
     h = bot_spec("heuristic")
     found, i = [], 0
     while len(found) < n:
-        seed_i, dealer = hand_seed(seed, i), i % 4
+        seed_i, dealer = hand_seed(seed, i), i % rules.deck.players
         i += 1
         state = State(rules, Deal.from_seed(rules, seed_i, dealer))
         while not state.is_terminal():
@@ -115,6 +127,28 @@ def test_deals_are_exactly_the_consistent_ones_and_the_card_the_best_on_their_su
         heuristic = bot_spec("heuristic").make(0, seat, KOP).act(obs)
         differs_from_heuristic += totals[heuristic] < best - 1e-9
     assert differs_from_heuristic >= 1  # the positions test something the heuristic misses
+
+
+@pytest.mark.parametrize("table", ["three-handed", "five-handed"])
+def test_at_three_and_five_seats_the_deals_and_the_card_are_the_plain_statements(table):
+    """At a table of three and of five the deals are dealt to every other seat and each trick
+    has a card a seat: the same check against the plain statement as at four (at five, late in
+    the trick, where the unseen cards are few enough for the plain statement)."""
+    rules = load_ruleset(SEATS / f"{table}.toml")
+    cr = compiled(rules)
+    prm = np.array(kernel_row(EvParams(deals=2000, endgame_tricks=2, endgame_worlds=1000)))
+    solved = 0
+    n = rules.deck.players
+    for first_place in range(max(0, n - 3), n):
+        for state in _endgame_positions(rules, 3, first_place=first_place):
+            seat = state.current_player()
+            card, deals = endgame_choice(cr, state.observation(seat), prm)
+            totals, expected_deals = _card_values(state, seat)
+            assert deals == expected_deals
+            if deals:
+                assert totals[cr.cards[card]] == pytest.approx(max(totals.values()))
+                solved += 1
+    assert solved >= 6
 
 
 def test_counted_by_hand_a_void_and_a_failure_to_beat_remove_deals():

@@ -28,7 +28,7 @@ from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
 from ..rules.codes import TEAM_ALONE, TEAM_EACH
 from ..engine.jit import built_call, kernel_jit
 from ..engine.loop import score_hand, scratch_for
-from ..engine.seats import after
+from ..engine.seats import after, before
 from ..engine.steps import (called_card, called_card_duties, eval_pred, form_teams, pay_out,
                             play_to_trick)
 from ..rules.compile import card_mask
@@ -42,20 +42,35 @@ N_CTX = 8
 
 
 @kernel_jit(inline='always')
-def _deals_bound(u, na, nb):
-    """The ways of dealing u cards as na, nb and the rest: u! / (na! nb! (u-na-nb)!)."""
-    ways = 1
-    for i in range(na):
-        ways = ways * (u - i) // (i + 1)
-    for i in range(nb):
-        ways = ways * (u - na - i) // (i + 1)
+def _cards_held(t, s, leader, pos, tricks_left):
+    """The cards seat s holds when the seat to play at place pos of the trick led by leader
+    holds tricks_left: one fewer if s has played to this trick."""
+    return tricks_left - (1 if before(s, leader, t.n_seats) < pos else 0)
+
+
+MANY_DEALS = 1 << 40  # more deals than any budget: `_deals_bound` stops counting there
+
+
+@kernel_jit(inline='always')
+def _deals_bound(t, seat, leader, pos, tricks_left, u):
+    """The ways of dealing u unseen cards to the other seats in the numbers they hold (the
+    multinomial), or MANY_DEALS if more: each binomial is built up to the smaller of its two
+    sides, so every partial product is a lower bound and the count can stop once past it."""
+    ways, rest = 1, u
+    for i in range(1, t.n_seats - 1):  # the last other seat takes what is left: one way
+        k = _cards_held(t, after(seat, i, t.n_seats), leader, pos, tricks_left)
+        for j in range(min(k, rest - k)):
+            ways = ways * (rest - j) // (j + 1)
+            if ways > MANY_DEALS:
+                return MANY_DEALS
+        rest -= k
     return ways
 
 
 @kernel_jit(inline='always')
 def _public_cards(t, sc, seat):
     """sc.eg_played[s]: the cards seat s has played; returns the cards seat has not seen."""
-    for s in range(4):
+    for s in range(t.n_seats):
         sc.eg_played[s] = ZERO
     seen = sc.hands[seat]
     for c in range(t.n_cards):
@@ -73,10 +88,10 @@ def _prepare_checks(t, sc, seat, n_played, o):
     needs in card order o: its seat, card and place in the trick, the suit led, the cards that
     beat the winning one, and the cards the seat still held then that the deal is not asked
     for (the card and those it played later)."""
-    n = 0
-    for start in range(0, n_played, 4):
+    n, n_seats = 0, t.n_seats
+    for start in range(0, n_played, n_seats):
         led, w, wseat = 0, 0, 0
-        for i in range(min(4, n_played - start)):
+        for i in range(min(n_seats, n_played - start)):
             c = sc.seq[start + i]
             s = sc.who_played[c]
             if i > 0 and s != seat:
@@ -98,7 +113,7 @@ def _prepare_checks(t, sc, seat, n_played, o):
 @kernel_jit(inline='always')
 def _n_played(t, sc, seat, pos):
     """The cards played so far, seat being at place pos of the trick."""
-    return (t.n_cards // 4 - popcount(sc.left[seat])) * 4 + pos
+    return (t.n_cards // t.n_seats - popcount(sc.left[seat])) * t.n_seats + pos
 
 
 @kernel_jit(inline='always')
@@ -122,7 +137,7 @@ def _forbid_cards(t, sc, unseen):
     test of a play is that the hand holds none of some cards), and a deal fits the plays if
     and only if it gives no seat a card forbidden to it."""
     trump = t.suit_mask[sc.eg_ctx[X_CHECK_ORDER], 0]
-    for s in range(4):
+    for s in range(t.n_seats):
         sc.eg_forbid[s] = ZERO
     for j in range(sc.eg_ctx[X_N_CHECKS]):
         s, c, i = sc.eg_chk[j, 0], sc.eg_chk[j, 1], sc.eg_chk[j, 2]
@@ -155,7 +170,7 @@ def _one_order(t, bid):
 
 @kernel_jit(inline='always')
 def _eligible(t, sc, k, s, forehand):
-    return eval_pred(k, sc.eg_dealt[s], (s - forehand) % 4, t.p_op, t.p_mask, t.p_a, t.p_b,
+    return eval_pred(k, sc.eg_dealt[s], before(s, forehand, t.n_seats), t.p_op, t.p_mask, t.p_a, t.p_b,
                      t.p_start, t.p_end, sc.stack)
 
 
@@ -167,8 +182,8 @@ def _deal_contract(t, sc, bid, bidder, forehand):
     no-bid contract whose condition someone meets is played (the kernel's `_no_bid_contract`)."""
     for j in range(t.dealt.shape[0]):
         k = t.dealt[j]
-        for i in range(4):
-            s = (forehand + i) % 4
+        for i in range(t.n_seats):
+            s = after(forehand, i, t.n_seats)
             if _eligible(t, sc, k, s, forehand):
                 if bid >= 0 or t.c_instant[k]:
                     return -1, -1
@@ -181,8 +196,8 @@ def _deal_contract(t, sc, bid, bidder, forehand):
         k = t.no_bid[j]
         if not t.c_has_pred[k]:
             return k, -1
-        for i in range(4):
-            s = (forehand + i) % 4
+        for i in range(t.n_seats):
+            s = after(forehand, i, t.n_seats)
             if _eligible(t, sc, k, s, forehand):
                 return k, (s if t.c_team[k] == TEAM_ALONE else -1)
     return -1, -1
@@ -200,7 +215,7 @@ def _enter(t, sc, o, d, pos, leader, led, w, wseat, pts, duty, called):
     """Node d of the search: the seat at place pos of the trick led by leader to play, the trick
     so far led, w, wseat, pts (suit led, winning card, its seat, points); duty: the called
     card's suit while its duties hold (else -1), called: the called card."""
-    seat = (leader + pos) % 4
+    seat = after(leader, pos, t.n_seats)
     ni, nu, nf = sc.eg_node_i, sc.eg_node_u, sc.eg_node_f
     ni[d, N_POS], ni[d, N_LEADER], ni[d, N_LED], ni[d, N_W] = pos, leader, led, w
     ni[d, N_WSEAT], ni[d, N_SEAT], ni[d, N_TOOK], ni[d, N_DUTY] = wseat, seat, -1, duty
@@ -233,19 +248,19 @@ def _back_up(sc, d, v_old, v_young):
 @kernel_jit(inline='always')
 def _line_value(t, sc, o, pos, leader, led, w, wseat, pts, duty, called):
     """(payout of an old seat, payout of a young seat) at the end of the hand when the seat at
-    place pos of the trick led by leader plays next (led, w, wseat, pts: the trick so far; pos 4:
-    the trick is complete; duty, called: see `_enter`) and every seat then plays the card best
+    place pos of the trick led by leader plays next (led, w, wseat, pts: the trick so far; pos
+    n_seats: the trick is complete; duty, called: see `_enter`) and every seat then plays the card best
     for its side, the first in card order on equal payouts. An explicit stack (sc.eg_node_*),
     one row per card played."""
     took, trick_pts = -1, pts
-    if pos == 4:  # the card just played completed the trick
+    if pos == t.n_seats:  # the card just played completed the trick
         took = wseat
         sc.eg_points[took] += trick_pts
         sc.eg_tricks[took] += 1
         if led == duty:
             duty = -1  # the called suit has been led: the duties end
         pos, leader, led, w, pts = 0, took, 0, 0, 0.0
-    if sc.eg_left[(leader + pos) % 4] == ZERO:  # and the hand: nobody holds a card
+    if sc.eg_left[after(leader, pos, t.n_seats)] == ZERO:  # and the hand: nobody holds a card
         v_old, v_young = _leaf(t, sc)
     else:
         _enter(t, sc, o, 0, pos, leader, led, w, wseat, pts, duty, called)
@@ -279,7 +294,7 @@ def _search(t, sc, o, called):
                                       ni[d, N_WSEAT])
         pts = nf[d, F_PTS] + t.card_points[c]
         duty = ni[d, N_DUTY]
-        if pos < 3:
+        if pos < t.n_seats - 1:
             _enter(t, sc, o, d + 1, pos + 1, ni[d, N_LEADER], led, w, wseat, pts, duty, called)
             d += 1
             continue
@@ -301,7 +316,7 @@ def _leaf(t, sc):
     k, old, nd = sc.eg_ctx[X_K], sc.eg_ctx[X_OLD], sc.eg_ctx[X_ND]
     winner, tier, counted, v = score_hand(t, sc.eg_points, sc.eg_tricks, sc.double_seats, k, old,
                                           nd, sc.eg_dealt)
-    for s in range(4):
+    for s in range(t.n_seats):
         sc.eg_pay[s] = 0.0
     pay_out(sc.eg_pay, v, winner, old, t.zero_sum, t.lone_once)
     young_seat = sc.eg_ctx[X_YOUNG_SEAT]
@@ -316,7 +331,7 @@ def _duty_now(t, sc, o, called, n_done):
         return -1
     duty = t.suit[o, called]
     for n in range(n_done):
-        if t.suit[o, sc.seq[4 * n]] == duty:
+        if t.suit[o, sc.seq[t.n_seats * n]] == duty:
             return -1
     return duty
 
@@ -329,18 +344,18 @@ def _solve_deal(t, sc, seat, allowed, leader, pos, k, old, nd, called):
     o = t.c_order[k]
     sc.eg_ctx[X_K], sc.eg_ctx[X_OLD], sc.eg_ctx[X_ND] = k, old, nd
     sc.eg_ctx[X_OLD_SEAT] = lowbit_index(np.uint64(old))
-    young = (~old) & 15
+    young = (~old) & ((1 << t.n_seats) - 1)
     sc.eg_ctx[X_YOUNG_SEAT] = lowbit_index(np.uint64(young)) if young else -1
-    for s in range(4):
+    for s in range(t.n_seats):
         sc.eg_points[s], sc.eg_tricks[s] = sc.points[s], sc.tricks[s]
     led, w, wseat, pts = 0, 0, leader, 0.0
     for i in range(pos):
         c = sc.trick[i]
         pts += t.card_points[c]
-        led, w, wseat = play_to_trick(i, c, (leader + i) % 4, t.suit[o, c], t.beat_mask[o, led, w],
-                                      led, w, wseat)
+        led, w, wseat = play_to_trick(i, c, after(leader, i, t.n_seats), t.suit[o, c],
+                                      t.beat_mask[o, led, w], led, w, wseat)
     hand = sc.eg_left[seat]
-    duty = _duty_now(t, sc, o, called, t.n_cards // 4 - popcount(hand))
+    duty = _duty_now(t, sc, o, called, t.n_cards // t.n_seats - popcount(hand))
     mine_old = (old >> seat) & 1 == 1
     moves = allowed
     while moves:
@@ -359,7 +374,7 @@ def _solve_deal(t, sc, seat, allowed, leader, pos, k, old, nd, called):
 def _add_deal(t, sc, seat, allowed, leader, pos, bid, bidder, nd, forehand, fits):
     """Solves the deal of sc.eg_left if it fits everything seen (fits: the plays are known to
     fit it); returns whether it did."""
-    for s in range(4):
+    for s in range(t.n_seats):
         sc.eg_dealt[s] = sc.eg_left[s] | sc.eg_played[s]
     k, decl = _deal_contract(t, sc, bid, bidder, forehand)
     if k < 0 or t.c_team[k] == TEAM_EACH:  # each for himself: no two sides to search
@@ -406,62 +421,91 @@ def endgame_card(t, sc, seat, allowed, leader, bid, bidder, nd, forehand, prm):
         return -1
     # the cap on the deals, tested before the call: handing the search the rules and scratch
     # tuples costs more than a hand's play where it would find too many deals anyway
-    pos = 0
-    while pos < 4 and sc.trick[pos] >= 0:
-        pos += 1
-    na = tricks_left - (1 if ((seat + 1) % 4 - leader) % 4 < pos else 0)
-    nb = tricks_left - (1 if ((seat + 2) % 4 - leader) % 4 < pos else 0)
-    if _deals_bound(popcount(_public_cards(t, sc, seat)), na, nb) > prm[P_WORLDS]:
+    pos = _place(t, sc)
+    if _deals_bound(t, seat, leader, pos, tricks_left,
+                    popcount(_public_cards(t, sc, seat))) > prm[P_WORLDS]:
         return -1
     return _solve_endgame(t, sc, seat, allowed, leader, bid, bidder, nd, forehand, prm)
+
+
+W_REST, W_OPEN, W_NEXT, W_DONE = range(4)  # the columns of sc.eg_walk, one row an other seat
+
+
+@kernel_jit(inline='always')
+def _walk_start(t, sc, seat, level, rest):
+    """Level level of the walk over the deals (the level-th seat after seat) deals from rest:
+    its hands to try are the subsets of rest its plays allow, largest first."""
+    w = sc.eg_walk
+    w[level, W_REST] = rest
+    w[level, W_OPEN] = rest & ~sc.eg_forbid[after(seat, level + 1, t.n_seats)]
+    w[level, W_NEXT], w[level, W_DONE] = w[level, W_OPEN], ZERO
+
+
+@kernel_jit(inline='always')
+def _every_deal(t, sc, seat, allowed, leader, pos, bid, bidder, nd, forehand, fits, unseen,
+                tricks_left):
+    """Solves every deal of the unseen cards to the other seats, in the numbers they hold, that
+    gives no seat a card forbidden to it (`_add_deal` checks the rest); returns the deals
+    solved. A walk over the seats after seat in turn (sc.eg_walk, a row each): each tries the
+    subsets of what the seats before it left, the last takes the remainder."""
+    last = t.n_seats - 2
+    level = 0
+    _walk_start(t, sc, seat, 0, unseen)
+    worlds, w = 0, sc.eg_walk
+    while level >= 0:
+        s = after(seat, level + 1, t.n_seats)
+        if level == last:
+            if not w[level, W_REST] & sc.eg_forbid[s]:
+                sc.eg_left[s] = w[level, W_REST]
+                if _add_deal(t, sc, seat, allowed, leader, pos, bid, bidder, nd, forehand, fits):
+                    worlds += 1
+            level -= 1
+            continue
+        if w[level, W_DONE]:
+            level -= 1
+            continue
+        hand = w[level, W_NEXT]
+        if hand == ZERO:
+            w[level, W_DONE] = ONE
+        else:
+            w[level, W_NEXT] = (hand - ONE) & w[level, W_OPEN]
+        if popcount(hand) == _cards_held(t, s, leader, pos, tricks_left):
+            sc.eg_left[s] = hand
+            _walk_start(t, sc, seat, level + 1, w[level, W_REST] & ~hand)
+            level += 1
+    return worlds
+
+
+@kernel_jit(inline='always')
+def _place(t, sc):
+    """The place in the open trick of the seat to play: the cards played to it."""
+    pos = 0
+    while pos < t.n_seats and sc.trick[pos] >= 0:
+        pos += 1
+    return pos
 
 
 @kernel_jit()
 def _solve_endgame(t, sc, seat, allowed, leader, bid, bidder, nd, forehand, prm):
     """`endgame_card` in its window."""
     tricks_left = popcount(sc.left[seat])
-    pos = 0
-    while pos < 4 and sc.trick[pos] >= 0:
-        pos += 1
-    a, b, c = (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4
-    # a seat that has played to this trick holds one card fewer than this one
-    na = tricks_left - (1 if (a - leader) % 4 < pos else 0)
-    nb = tricks_left - (1 if (b - leader) % 4 < pos else 0)
+    pos = _place(t, sc)
     unseen = _public_cards(t, sc, seat)
-    u = popcount(unseen)
-    if _deals_bound(u, na, nb) > prm[P_WORLDS]:
+    if _deals_bound(t, seat, leader, pos, tricks_left, popcount(unseen)) > prm[P_WORLDS]:
         return -1
     for x in range(t.n_cards):
         sc.eg_value[x] = 0.0
     sc.eg_ctx[X_CHECK_ORDER] = -1
     o = _one_order(t, bid)
     fits = t.follow_suit and o >= 0  # then the plays are tested once, card by card
-    for s in range(4):
+    for s in range(t.n_seats):
         sc.eg_forbid[s] = ZERO
     if fits:
         _prepare_checks(t, sc, seat, _n_played(t, sc, seat, pos), o)
         _forbid_cards(t, sc, unseen)
     sc.eg_left[seat] = sc.left[seat]
-    worlds = 0
-    open_a = unseen & ~sc.eg_forbid[a]
-    sub_a = open_a
-    while True:
-        if popcount(sub_a) == na:
-            rest = unseen & ~sub_a
-            open_b = rest & ~sc.eg_forbid[b]
-            sub_b = open_b
-            while True:
-                if popcount(sub_b) == nb and not (rest & ~sub_b) & sc.eg_forbid[c]:
-                    sc.eg_left[a], sc.eg_left[b], sc.eg_left[c] = sub_a, sub_b, rest & ~sub_b
-                    if _add_deal(t, sc, seat, allowed, leader, pos, bid, bidder, nd, forehand,
-                                 fits):
-                        worlds += 1
-                if sub_b == ZERO:
-                    break
-                sub_b = (sub_b - ONE) & open_b
-        if sub_a == ZERO:
-            break
-        sub_a = (sub_a - ONE) & open_a
+    worlds = _every_deal(t, sc, seat, allowed, leader, pos, bid, bidder, nd, forehand, fits,
+                         unseen, tricks_left)
     sc.eg_ctx[X_WORLDS] = worlds
     if worlds == 0:
         return -1
@@ -507,7 +551,7 @@ def observed_scratch(cr, obs):
     for i, s in enumerate(nd):
         sc.double_seats[i] = s
     allowed = np.uint64(card_mask(obs.legal_actions, index))
-    return sc, (allowed, leader, bid, bidder, len(nd), (obs.dealer + 1) % 4)
+    return sc, (allowed, leader, bid, bidder, len(nd), after(obs.dealer, 1, obs.seats))
 
 
 def _public_bid(cr, obs) -> tuple[int, int, list[int]]:

@@ -90,6 +90,7 @@ class Scratch(NamedTuple):
     eg_chk: np.ndarray  # [play, (seat, card, place in trick)] the past plays the deals must fit
     eg_chk_m: np.ndarray  # [play, (suit led, cards beating the winner, cards held besides)]
     eg_forbid: np.ndarray  # [seat] the unseen cards its plays show it does not hold
+    eg_walk: np.ndarray  # [other seat, column] the walk over the deals (kopsim.bots.endgame W_*)
     eg_ctx: np.ndarray  # the deal's contract, sides, ... (kopsim.bots.endgame X_*)
     eg_node_i: np.ndarray  # [card played, column] the search's stack (kopsim.bots.endgame)
     eg_node_u: np.ndarray
@@ -136,7 +137,7 @@ def scratch_for(t) -> Scratch:
         eg_tricks=np.zeros(n, np.int64), eg_pay=np.zeros(n, np.float64),
         eg_value=np.zeros(nc, np.float64), eg_chk=np.zeros((nc, 3), np.int64),
         eg_chk_m=np.zeros((nc, 3), np.uint64), eg_forbid=np.zeros(n, np.uint64),
-        eg_ctx=np.zeros(8, np.int64),
+        eg_walk=np.zeros((n, 4), np.uint64), eg_ctx=np.zeros(8, np.int64),
         eg_node_i=np.zeros((nc, 8), np.int64), eg_node_u=np.zeros((nc, 2), np.uint64),
         eg_node_f=np.zeros((nc, 5), np.float64))
 
