@@ -1,7 +1,7 @@
 """pimc and the cheat bound at tables of three and five (issue 36): pimc's compiled decisions
 in the batch kernel and its Python statement in the reference engine play the same hands (the
-sampler and the search read the table from the ruleset); what still needs ev's model of the
-others' calls (lookahead, inference) is refused, not misread."""
+sampler and the search read the table from the ruleset); with ev's model of the others' calls
+(lookahead, inference), which reads the table too, they play there as well."""
 
 from pathlib import Path
 
@@ -50,12 +50,29 @@ def test_the_cheat_bound_plays_at_other_tables(name):
         assert abs(sum(state.outcome.payouts)) < 1e-9
 
 
-@pytest.mark.parametrize("spec", [{"name": "pimc", "lookahead": True},
-                                  {"name": "pimc", "inference": 1.0},
-                                  {"name": "cheat-dd", "lookahead": True}, "ev", "learnt"])
-def test_what_needs_evs_model_is_refused_at_other_tables(spec):
-    rules = load_ruleset(SEATS / "five-handed.toml")
+MODEL = {"deals": 2000, "rounds": 2}  # ev's self-play, small
+
+
+@pytest.mark.parametrize("spec", [
+    {"name": "pimc", "samples": 4, "auction_samples": 3, "lookahead": True, "model": MODEL},
+    {"name": "pimc", "samples": 4, "auction_samples": 3, "inference": 1.0, "model": MODEL},
+    {"name": "cheat-dd", "lookahead": True, "model": MODEL}], ids=["lookahead", "inference", "cheat-lookahead"])
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_what_needs_evs_model_of_the_calls_plays_at_other_tables(name, spec):
+    rules = load_ruleset(SEATS / f"{name}.toml")
+    n = TABLES[name]
     bot = bot_spec(spec)
+    assert bot.cannot_play(rules) is None
+    bots = [bot] + [bot_spec("heuristic")] * (n - 1)
+    for i in range(3):
+        state = play_hand(rules, int(hand_seeds(5, i, 1)[0]), i % n, bots)
+        assert state.is_terminal()
+        assert abs(sum(state.outcome.payouts)) < 1e-9
+
+
+def test_learnt_is_still_refused_at_other_tables():
+    rules = load_ruleset(SEATS / "five-handed.toml")
+    bot = bot_spec("learnt")
     assert "table of 4" in bot.cannot_play(rules)
     with pytest.raises(InputError, match="table of 4"):
         play_hand(rules, 1, 0, [bot] * 5)

@@ -1,6 +1,6 @@
 """Calibration of the `ev` bot: its table of call values, learnt by self-play under a ruleset.
 
-A round plays `deals` deals with four ev bots using the current table. In each deal one call is
+A round plays `deals` deals with an ev bot in every seat, using the current table. In each deal one call is
 picked at random among those the auction made; the deal is then replayed once for every call that
 was legal at that point, the auction forced to that call and everyone playing on by the table.
 What the seat that made it gains over the table's mean payout is a sample of that call's value
@@ -184,6 +184,7 @@ class _Setting:
 
     def __init__(self, cr, params: EvParams):
         self.cr, self.params = cr, params
+        self.n_seats = cr.tables.n_seats  # the table's positions, forehand .. dealer
         self.power, self.ctab = rules_table(cr.rules, "heuristic", lambda: heuristic_tables(cr))
         self.binom, self.edges, self.n_keys = key_space(cr, self.power)
         self.K = len(cr.contract_names)
@@ -205,7 +206,7 @@ class _Setting:
         """[key] -> the hand (bitmask), with exact keys; None with strength buckets."""
         if self.edges.shape[1] > 0:
             return None
-        nc, hs = self.cr.n_cards, self.cr.n_cards // 4
+        nc, hs = self.cr.n_cards, self.cr.n_cards // self.n_seats
         masks = np.zeros(self.n_keys, np.uint64)
         for cards in combinations(range(nc), hs):
             m = np.uint64(sum(1 << c for c in cards))
@@ -229,7 +230,7 @@ class _Setting:
         return out
 
     def empty(self) -> np.ndarray:
-        return np.zeros((self.n_keys, 4, self.n_ctx, self.n_codes), np.float64)
+        return np.zeros((self.n_keys, self.n_seats, self.n_ctx, self.n_codes), np.float64)
 
     def table(self, values: np.ndarray, summary: dict | None = None, key: str = "") -> EvTable:
         """The table of these values; without a key, a working table of a round, played but
@@ -278,7 +279,7 @@ def estimate(st: _Setting, total: np.ndarray, count: np.ndarray) -> np.ndarray:
     for ctx in range(st.n_ctx):
         for code in range(st.n_codes):
             b = st.coarse[:, st.code_order[ctx, code]]
-            for pos in range(4):
+            for pos in range(st.n_seats):
                 t, n = total[:, pos, ctx, code], count[:, pos, ctx, code]
                 bucket = _shrunk(np.bincount(b, t, n_buckets), np.bincount(b, n, n_buckets),
                                  g_mean[pos, ctx, code], m)
@@ -343,7 +344,8 @@ def _load(path: Path, key: str, cr) -> EvTable | None:
         return None
     if (meta.get("key") != key or values.dtype != np.float64 or values.ndim != 4
             or hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
-            != meta.get("sha256") or binom.shape != (cr.n_cards + 1, cr.n_cards // 4 + 2)):
+            != meta.get("sha256") or binom.shape != (cr.n_cards + 1, cr.n_cards // cr.tables.n_seats + 2)
+            or values.shape[1] != cr.tables.n_seats):
         return None
     return EvTable(values, binom, edges, key, meta["sha256"], meta.get("summary", {}))
 

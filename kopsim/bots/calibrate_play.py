@@ -1,5 +1,5 @@
 """The self-play of `kopsim.bots.calibrate`: one round's samples of call values, and a summary of
-what a table makes four ev bots do. Plays in the batch kernel only."""
+what a table makes a table of ev bots do. Plays in the batch kernel only."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def round_deals(st) -> int:
     """Deals in a round: with exact keys, every (hand, position) the same number of times."""
     if st.key_masks is None:
         return st.params.deals
-    rows = st.n_keys * 4
+    rows = st.n_keys * st.n_seats
     return rows * max(1, -(-st.params.deals // rows))
 
 
@@ -68,26 +68,28 @@ def explore_round(st, table, r: int, jobs: int, advance=None):
 
 def _studied_deals(st, rng, start: int, count: int):
     """(given deals or None, dealers, the seat studied in each): with exact keys deal d gives
-    hand d // 4 mod n_keys to position d mod 4, the other cards shuffled; else random deals."""
+    hand d // n mod n_keys to position d mod n (n seats), the other cards shuffled; else random
+    deals."""
     d = np.arange(start, start + count)
+    n = st.n_seats
     if st.key_masks is None:
-        return None, (d % 4).astype(np.int64), rng.integers(0, 4, count)
+        return None, (d % n).astype(np.int64), rng.integers(0, n, count)
     nc = st.cr.n_cards
-    rows = st.n_keys * 4
-    key, position = (d % rows) // 4, d % 4
-    dealers = ((d // rows) % 4).astype(np.int64)
+    rows = st.n_keys * n
+    key, position = (d % rows) // n, d % n
+    dealers = ((d // rows) % n).astype(np.int64)
     mask = st.key_masks[key]
     held = ((mask[:, None] >> np.arange(nc, dtype=np.uint64)[None, :]) & np.uint64(1)) == 1
     cards = np.argsort(held + rng.random((count, nc)), axis=1, kind="stable")  # others first
-    hs = nc // 4
+    hs = nc // n
     given = np.empty((count, nc), np.int64)
     slots = np.arange(nc)
-    for p in range(4):
+    for p in range(n):
         rows_p = np.flatnonzero(position == p)
-        mine = slots % 4 == p
+        mine = st.cr.tables.deal_to == p  # the slots of the deal position p is dealt
         given[np.ix_(rows_p, slots[mine])] = cards[rows_p, nc - hs:]
         given[np.ix_(rows_p, slots[~mine])] = cards[rows_p, :nc - hs]
-    return given, dealers, (dealers + 1 + position) % 4
+    return given, dealers, (dealers + 1 + position) % n
 
 
 def _studied_call(rng, calls_seat, steps, seat):
@@ -118,7 +120,7 @@ def explore_chunk(st, table, seed: int, r: int, start: int, count: int):
     options = base.options[hands, step]
     chosen = base.calls[hands, step].astype(np.int64)
     bid, bidder, doubles = _bid_before(base.calls[hands], base.call_seat[hands], step, st.K)
-    position = (seat - dealers[hands] - 1) % 4
+    position = (seat - dealers[hands] - 1) % st.n_seats
     context = context_of(bid, bidder == seat, doubles, st.n_chain)
     context = np.where(in_reopening(cr.tables, bid, doubles, step, base.calls[hands, 0]),
                        reopening_context(st.K, st.n_chain), context)
@@ -212,10 +214,10 @@ def summarise(st, table, deals: int = 40_000) -> dict:
     its order (what hands it is bid from)."""
     cr = st.cr
     seeds = hand_seeds(st.params.seed ^ 0x5EED, 0, deals)
-    dealers = (np.arange(deals) % 4).astype(np.int64)
+    dealers = (np.arange(deals) % st.n_seats).astype(np.int64)
     res = play_batch(cr, seeds, dealers, bots=[_ev_spec(st.params)], ev_table=table)
     old = res.old.astype(np.int64)
-    old_seats = (old[:, None] >> np.arange(4)[None, :]) & 1
+    old_seats = (old[:, None] >> np.arange(st.n_seats)[None, :]) & 1
     old_pay = (res.payouts * old_seats).sum(axis=1) / np.maximum(old_seats.sum(axis=1), 1)
     rows = {}
     for k, name in enumerate(cr.contract_names):

@@ -442,13 +442,12 @@ def _walk_start(t, sc, seat, level, rest):
 
 
 @kernel_jit(inline='always')
-def _every_deal(t, sc, seat, allowed, leader, pos, bid, bidder, nd, forehand, fits, unseen,
-                tricks_left):
+def _every_deal(t, sc, seat, allowed, leader, pos, bid, bidder, nd, forehand, fits, unseen):
     """Solves every deal of the unseen cards to the other seats, in the numbers they hold, that
     gives no seat a card forbidden to it (`_add_deal` checks the rest); returns the deals
     solved. A walk over the seats after seat in turn (sc.eg_walk, a row each): each tries the
     subsets of what the seats before it left, the last takes the remainder."""
-    last = t.n_seats - 2
+    last, tricks_left = t.n_seats - 2, popcount(sc.left[seat])
     level = 0
     _walk_start(t, sc, seat, 0, unseen)
     worlds, w = 0, sc.eg_walk
@@ -505,7 +504,7 @@ def _solve_endgame(t, sc, seat, allowed, leader, bid, bidder, nd, forehand, prm)
         _forbid_cards(t, sc, unseen)
     sc.eg_left[seat] = sc.left[seat]
     worlds = _every_deal(t, sc, seat, allowed, leader, pos, bid, bidder, nd, forehand, fits,
-                         unseen, tricks_left)
+                         unseen)
     sc.eg_ctx[X_WORLDS] = worlds
     if worlds == 0:
         return -1

@@ -2,9 +2,9 @@
 
 The bot holds a table of values, learnt by self-play in the batch kernel (`kopsim.bots.calibrate`):
 ``values[key, position, context, call]`` is the mean gain of the seat that makes `call` with a
-hand of `key`, in `position` (0 forehand .. 3 dealer), when the auction has reached `context`
+hand of `key`, in `position` (0 forehand .. n - 1 the dealer, at a table of n), when the auction has reached `context`
 (which contract is in force, if any, and whether this seat bid it), everyone playing on as the
-bot does. A gain is the seat's payout less the four seats' mean payout: the payout itself under
+bot does. A gain is the seat's payout less the table's mean payout: the payout itself under
 zero-sum scoring, and under winners-only scoring what the call wins against the others. At
 each call it makes the legal call of highest value. Its cards are the heuristic's, played in
 the contract's order with the partnerships inferred as the heuristic infers them, except in the
@@ -36,7 +36,7 @@ from ..rules.cache import compiled
 from ..rules.compile import card_mask
 from .endgame import P_ENDGAME, P_WORLDS, endgame_choice
 from .heuristic import HeuristicBot, HeuristicParams, strength
-from .table_size import table_problem
+from .table_size import deck_problem
 
 EXACT_KEYS = 5000  # up to this many possible hands, each hand is its own key
 BUCKETS = 16  # otherwise, strength buckets per card order
@@ -78,7 +78,7 @@ def kernel_row(params: EvParams) -> list[float]:
 def key_space(cr, power) -> tuple[np.ndarray, np.ndarray, int]:
     """(binom, edges, number of keys) of a ruleset: exact keys when the deck allows, else
     strength buckets (edges[o]: BUCKETS - 1 quantiles of random hands' strength in order o)."""
-    nc, hs = cr.n_cards, cr.n_cards // 4
+    nc, hs = cr.n_cards, cr.n_cards // cr.tables.n_seats
     binom = np.array([[comb(n, k) for k in range(hs + 2)] for n in range(nc + 1)], np.int64)
     if comb(nc, hs) <= EXACT_KEYS:
         return binom, np.zeros((power.shape[0], 0), np.float64), comb(nc, hs)
@@ -171,7 +171,7 @@ class EvBot(HeuristicBot):
                "cards as the heuristic plays them")
     Params = EvParams
     kernel_kind = BOT_EV  # runs in the batch kernel (ev_call; endgame_card, else heur_card)
-    cannot_play = staticmethod(table_problem)  # its tables and its endgame search
+    cannot_play = staticmethod(deck_problem)  # any table: its tables and endgame read the seats
 
     def __init__(self, params: EvParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules
@@ -198,7 +198,7 @@ class EvBot(HeuristicBot):
         order = int(ctab[bid if bid >= 0 else cr.tables.normal_k, 2])
         codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
         context = call_context(cr, obs, bid)
-        i = ev_call(codes, len(codes), dealt, (obs.seat - obs.dealer - 1) % 4, context, order,
+        i = ev_call(codes, len(codes), dealt, (obs.seat - obs.dealer - 1) % obs.seats, context, order,
                     ctab, power, table.values[None], table.binom, table.edges, self.prm)
         return obs.legal_actions[i]
 

@@ -41,7 +41,7 @@ class CallModel:
         bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
         order = int(self.ctab[bid if bid >= 0 else cr.tables.normal_k, 2])
         context = call_context(cr, obs, bid)
-        position = (seat - obs.dealer - 1) % 4
+        position = (seat - obs.dealer - 1) % obs.seats
         out = np.empty(len(obs.legal_actions), np.float64)
         for j, call in enumerate(obs.legal_actions):
             code = cr.call_names.index(call)

@@ -367,9 +367,9 @@ class PimcBot:
 
     @staticmethod
     def cannot_play_of(params: PimcParams, rules) -> str | None:
-        """The search at any table; a model of the others' calls (lookahead, inference) is the
-        ev bot's, written for four."""
-        return searchable(rules) or (table_problem(rules) if _modelled(params) else None)
+        """The search at any table of distinct cards, and so the model of the others' calls
+        (lookahead, inference: the ev bot's)."""
+        return searchable(rules)
 
     def __init__(self, params: PimcParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules
@@ -463,8 +463,8 @@ class CheatBot:
 
     @staticmethod
     def cannot_play_of(params: CheatParams, rules) -> str | None:
-        """As pimc's (its lookahead is the ev bot's model)."""
-        return searchable(rules) or (table_problem(rules) if params.lookahead else None)
+        """As pimc's (its lookahead is the ev bot's model, which plays any table)."""
+        return searchable(rules)
 
     def __init__(self, params: CheatParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules

@@ -1,8 +1,9 @@
 """The table the searching and learning bots are written for, stated once.
 
-Ev's tables and the learnt bots' features are written for a table of four and a deck of distinct
-cards (issue 36 lifts this step by step); the double-dummy search and pimc play any table of
-distinct cards; random and heuristic play any seat count and equal cards.
+The learnt bots' features are written for a table of four and a deck of distinct cards (issue 36
+lifts this step by step); the double-dummy search, pimc (with its model of the others' calls)
+and ev play any table of distinct cards; random and heuristic play any seat count and equal
+cards.
 A bot that cannot play a ruleset's table says so before play (`BotSpec.cannot_play`), and the
 front doors refuse it (`bots.seated`), rather than reading past its tables.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from ..errors import InputError, Problem
 
-FOUR_HANDED = 4  # the seats the search, the sampler, ev's tables and the features assume
+FOUR_HANDED = 4  # the seats the learnt bots' features assume
 
 
 def table_problem(rules) -> str | None:
@@ -20,7 +21,7 @@ def table_problem(rules) -> str | None:
     seats = rules.deck.players
     if seats != FOUR_HANDED:
         return (f"it is written for a table of {FOUR_HANDED} and this ruleset seats {seats} "
-                "(random, heuristic and pimc play any table)")
+                "(random, heuristic, ev and pimc play any table)")
     return deck_problem(rules)
 
 
