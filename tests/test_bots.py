@@ -17,6 +17,9 @@ from kopsim.rules.cache import compiled
 from kopsim.rules.load import load_ruleset
 
 RULES = {n: load_ruleset(n) for n in ("kop", "baska", "kop-sportowy")}
+# tables of three and five (issue 36)
+SEAT_RULES = {n: load_ruleset(Path(__file__).parent / "data" / "seats" / f"{n}.toml")
+              for n in ("three-handed", "five-handed")}
 # the issue-11 knobs pimc's worlds must respect (Laufende, the called ace's duties)
 KNOB_RULES = {n: load_ruleset(Path(__file__).parent / "data" / "knobs" / f"{n}.toml")
               for n in ("kop-called-ace", "kop-laufende")}
@@ -36,14 +39,16 @@ def _random_prefix(rules, seed: int, dealer: int, steps: int, rng: random.Random
 def _reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State | None:
     """Another deal with the same public history and the same cards for `seat`: the cards the
     others still hold are dealt again among them (same counts), kept if the history replays."""
+    n_seats = state.rules.deck.players
     history = [(s, c) for s, c in state.auction]
-    history += [((t.leader + j) % 4, c) for t in state.tricks for j, c in enumerate(t.cards)]
-    history += [((state.leader + j) % 4, c) for j, c in enumerate(state.trick)]
-    hidden = [c for s in range(4) if s != seat for c in state.held[s]]
+    history += [((t.leader + j) % n_seats, c) for t in state.tricks
+                for j, c in enumerate(t.cards)]
+    history += [((state.leader + j) % n_seats, c) for j, c in enumerate(state.trick)]
+    hidden = [c for s in range(n_seats) if s != seat for c in state.held[s]]
     for _ in range(300):
         rng.shuffle(hidden)
         hands, i = [], 0
-        for s in range(4):
+        for s in range(n_seats):
             if s == seat:
                 hands.append(list(state.deal.hands[s]))
                 continue
@@ -66,17 +71,21 @@ def _reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State | No
                 "model={deals=2000, rounds=2}}",
                 "{name='pimc', samples=6, auction_samples=3, inference=2.0, "
                 "model={deals=2000, rounds=2}}", "ev:deals=2000,rounds=2"]]
-    + [(name, "pimc:samples=6,auction_samples=3") for name in sorted(KNOB_RULES)])
+    + [(name, "pimc:samples=6,auction_samples=3") for name in sorted(KNOB_RULES)]
+    + [(name, bot) for name in sorted(SEAT_RULES)
+       for bot in ["pimc:samples=6,auction_samples=3", "ev:deals=2000,rounds=2",
+                   "{name='learnt', deals=40, worlds=2, hidden=8, epochs=2, "
+                   "rollout_bot='heuristic'}"]])
 def test_hidden_cards_never_change_a_decision(name, bot):
     from kopsim.experiments.duel import parse_bot
 
-    rules = {**RULES, **KNOB_RULES}[name]
+    rules = {**RULES, **KNOB_RULES, **SEAT_RULES}[name]
     spec = parse_bot(bot, "bot")
     rng = random.Random(5)
     checked = 0
     for i in range(12):
         seed = hand_seed(21, i)
-        state = _random_prefix(rules, seed, i % 4, rng.randrange(0, 20), rng)
+        state = _random_prefix(rules, seed, i % rules.deck.players, rng.randrange(0, 20), rng)
         if state.is_terminal():
             continue
         seat = state.current_player()

@@ -3,19 +3,25 @@ bundled ruleset, that say what the rules say of the seat's view (the orders' tru
 led, the cards still out), and read nothing but that view."""
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 from test_bots import _random_prefix, _reshuffle_hidden
 
-from kopsim.bots.features import (RANKS, call_features, card_features, feature_sizes,
-                                  feature_tables)
+from kopsim.bots.features import (RANKS, call_action, call_context, call_features, call_order,
+                                  card_action, card_context, card_features, card_situation,
+                                  feature_sizes, feature_tables)
 from kopsim.bots.pimc_kernel import observed
 from kopsim.engine.rng import hand_seed
 from kopsim.rules.cache import compiled
 from kopsim.rules.load import bundled_names, load_ruleset
 
 SPARE = 3  # columns beyond a row, which no feature may write
+SEATS = Path(__file__).parent / "data" / "seats"
+# every bundled ruleset, and the tables of three and five (issue 36)
+TABLES = sorted(bundled_names()) + [str(SEATS / f"{n}.toml")
+                                    for n in ("three-handed", "five-handed")]
 
 
 def _features(cr, obs):
@@ -38,12 +44,12 @@ def _states(rules, n, seed):
     rng = random.Random(seed)
     for i in range(n):
         steps = rng.randrange(0, 40) if i % 2 else rng.randrange(0, 3)  # the auction too
-        state = _random_prefix(rules, hand_seed(seed, i), i % 4, steps, rng)
+        state = _random_prefix(rules, hand_seed(seed, i), i % rules.deck.players, steps, rng)
         if not state.is_terminal():
             yield state, rng
 
 
-@pytest.mark.parametrize("name", sorted(bundled_names()))
+@pytest.mark.parametrize("name", TABLES)
 def test_rows_fill_their_size_and_no_more(name):
     rules = load_ruleset(name)
     cr = compiled(rules)
@@ -60,6 +66,34 @@ def test_rows_fill_their_size_and_no_more(name):
         assert (x[:, :n] == x[0, :n]).all()  # the context is the decision's, not the action's
         if len(x) > 1:  # and each action says something of its own
             assert len({row.tobytes() for row in x}) == len(x)
+    assert phases == {"auction", "play"}
+
+
+@pytest.mark.parametrize("name", ["kop", TABLES[-2], TABLES[-1]])
+def test_each_part_of_a_row_ends_where_the_sizes_say(name):
+    """The context and the action's features end exactly at the sizes `feature_sizes` counts
+    (at three and five seats every seat-counted slot is as wide as the table)."""
+    rules = load_ruleset(name)
+    cr = compiled(rules)
+    fs, t = feature_sizes(cr.tables), feature_tables(cr.tables)
+    phases = set()
+    for state, _ in _states(rules, 30, 5):
+        obs = state.observation(state.current_player())
+        view = observed(cr, obs)
+        x = np.zeros(max(fs.call, fs.card) + SPARE)
+        if obs.phase == "play":
+            sit = card_situation(t, view)
+            assert card_context(t, view, sit, x) == fs.card_context
+            card = cr.card_index[obs.legal_actions[0]]
+            assert card_action(t, sit, card, x, fs.card_context) == fs.card
+        else:
+            assert call_context(t, view, x) == fs.call_context
+            for call in obs.legal_actions:
+                code = cr.call_names.index(call)
+                bid = call_order(t, code) >= 0
+                end = call_action(t, view, code, x, fs.call_context)
+                assert end == fs.call - (not bid) * fs.hand
+        phases.add(obs.phase)
     assert phases == {"auction", "play"}
 
 
@@ -117,7 +151,7 @@ def test_a_card_says_whether_it_takes_the_trick_and_what_is_out():
     assert checked >= 20
 
 
-@pytest.mark.parametrize("name", ["kop", "baska"])
+@pytest.mark.parametrize("name", ["kop", "baska", TABLES[-2], TABLES[-1]])
 def test_hidden_cards_never_change_a_feature(name):
     rules = load_ruleset(name)
     cr = compiled(rules)

@@ -11,7 +11,6 @@ import pytest
 from kopsim.bots import bot_spec
 from kopsim.bots.seated import play_batch, play_hand
 from kopsim.engine.layout import hand_seeds
-from kopsim.errors import InputError
 from kopsim.records.format import batch_record, record_from_state
 from kopsim.rules.load import load_ruleset
 
@@ -68,11 +67,3 @@ def test_what_needs_evs_model_of_the_calls_plays_at_other_tables(name, spec):
         state = play_hand(rules, int(hand_seeds(5, i, 1)[0]), i % n, bots)
         assert state.is_terminal()
         assert abs(sum(state.outcome.payouts)) < 1e-9
-
-
-def test_learnt_is_still_refused_at_other_tables():
-    rules = load_ruleset(SEATS / "five-handed.toml")
-    bot = bot_spec("learnt")
-    assert "table of 4" in bot.cannot_play(rules)
-    with pytest.raises(InputError, match="table of 4"):
-        play_hand(rules, 1, 0, [bot] * 5)

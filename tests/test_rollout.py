@@ -133,7 +133,7 @@ def test_the_rows_follow_the_line_ups_play_and_value_every_legal_action(kop_rows
     assert set(d.deal.tolist()) == set(range(params.deals))
     assert (d.kind == KIND_CALL).sum() > 10 and (d.kind == KIND_CARD).sum() > 50
     for i in range(params.deals):
-        seed, dealer = teacher_deal(params.deals_of(), i)
+        seed, dealer = teacher_deal(params.deals_of(), i, kop.deck.players)
         hand = play_batch(cr, np.array([seed]), np.array([dealer]),
                           bots=[bot_spec(params.bot)])
         state = State(kop, Deal.from_seed(kop, seed, dealer))

@@ -45,7 +45,7 @@ def test_the_rows_are_the_decisions_pimc_makes(name):
     pimc = bot_spec({"name": "pimc", **SMALL})
     cr = compiled(rules)
     for i in range(params.deals):
-        seed, dealer = teacher_deal(params, i)
+        seed, dealer = teacher_deal(params, i, rules.deck.players)
         state = State(rules, Deal.from_seed(rules, seed, dealer))
         rows = iter(np.flatnonzero(d.deal == i).tolist())
         while not state.is_terminal():
@@ -83,7 +83,7 @@ def test_a_row_is_what_the_seat_saw(kop_rows, kop):
     d, cr = kop_rows, compiled(kop)
     params = TeacherParams(deals=24, **SMALL)
     for r in range(0, len(d), 7):
-        seed, dealer = teacher_deal(params, int(d.deal[r]))
+        seed, dealer = teacher_deal(params, int(d.deal[r]), kop.deck.players)
         deal = Deal.from_seed(kop, seed, dealer)
         own = sum(1 << cr.card_index[c] for c in deal.hands[d.seat[r]])
         assert int(d.own[r]) == own and d.dealer[r] == dealer

@@ -1,15 +1,15 @@
 """Calibration of the `ev` bot: its table of call values, learnt by self-play under a ruleset.
 
-A round plays `deals` deals with an ev bot in every seat, using the current table. In each deal one call is
-picked at random among those the auction made; the deal is then replayed once for every call that
-was legal at that point, the auction forced to that call and everyone playing on by the table.
-What the seat that made it gains over the table's mean payout is a sample of that call's value
-for the seat's hand key, position and context; all the calls of one point are valued on the same
-deal (common random numbers), so their differences carry little noise. The samples of all rounds
-are pooled at full weight (as fictitious play averages its rounds): forgetting earlier rounds
-kept the noise of a few rounds' samples in every value, and the policy kept changing on about a
-sixth of the decisions on noise alone. A rarely seen hand's value is drawn towards its strength
-bucket's (`shrink`).
+A round plays `deals` deals with an ev bot in every seat, using the current table. In each deal one
+call is picked at random among those the auction made; the deal is then replayed once for every
+call that was legal at that point, the auction forced to that call and everyone playing on by the
+table. What the seat that made it gains over the table's mean payout is a sample of that call's
+value for the seat's hand key, position and context; all the calls of one point are valued on the
+same deal (common random numbers), so their differences carry little noise. The samples of all
+rounds are pooled at full weight (as fictitious play averages its rounds): forgetting earlier
+rounds kept the noise of a few rounds' samples in every value, and the policy kept changing on
+about a sixth of the decisions on noise alone. A rarely seen hand's value is drawn towards its
+strength bucket's (`shrink`).
 Rounds repeat until the policy changes on less than `SETTLED` of the decisions, or `rounds`.
 
 Everything is seeded from the parameters, and chunks of deals are fixed in size and summed in
@@ -344,7 +344,8 @@ def _load(path: Path, key: str, cr) -> EvTable | None:
         return None
     if (meta.get("key") != key or values.dtype != np.float64 or values.ndim != 4
             or hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
-            != meta.get("sha256") or binom.shape != (cr.n_cards + 1, cr.n_cards // cr.tables.n_seats + 2)
+            != meta.get("sha256")
+            or binom.shape != (cr.n_cards + 1, cr.n_cards // cr.tables.n_seats + 2)
             or values.shape[1] != cr.tables.n_seats):
         return None
     return EvTable(values, binom, edges, key, meta["sha256"], meta.get("summary", {}))

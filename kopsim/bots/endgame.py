@@ -170,8 +170,8 @@ def _one_order(t, bid):
 
 @kernel_jit(inline='always')
 def _eligible(t, sc, k, s, forehand):
-    return eval_pred(k, sc.eg_dealt[s], before(s, forehand, t.n_seats), t.p_op, t.p_mask, t.p_a, t.p_b,
-                     t.p_start, t.p_end, sc.stack)
+    return eval_pred(k, sc.eg_dealt[s], before(s, forehand, t.n_seats), t.p_op, t.p_mask, t.p_a,
+                     t.p_b, t.p_start, t.p_end, sc.stack)
 
 
 @kernel_jit(inline='always')
@@ -249,8 +249,8 @@ def _back_up(sc, d, v_old, v_young):
 def _line_value(t, sc, o, pos, leader, led, w, wseat, pts, duty, called):
     """(payout of an old seat, payout of a young seat) at the end of the hand when the seat at
     place pos of the trick led by leader plays next (led, w, wseat, pts: the trick so far; pos
-    n_seats: the trick is complete; duty, called: see `_enter`) and every seat then plays the card best
-    for its side, the first in card order on equal payouts. An explicit stack (sc.eg_node_*),
+    n_seats: the trick is complete; duty, called: see `_enter`) and every seat then plays the card
+    best for its side, the first in card order on equal payouts. An explicit stack (sc.eg_node_*),
     one row per card played."""
     took, trick_pts = -1, pts
     if pos == t.n_seats:  # the card just played completed the trick

@@ -2,14 +2,14 @@
 
 The bot holds a table of values, learnt by self-play in the batch kernel (`kopsim.bots.calibrate`):
 ``values[key, position, context, call]`` is the mean gain of the seat that makes `call` with a
-hand of `key`, in `position` (0 forehand .. n - 1 the dealer, at a table of n), when the auction has reached `context`
-(which contract is in force, if any, and whether this seat bid it), everyone playing on as the
-bot does. A gain is the seat's payout less the table's mean payout: the payout itself under
-zero-sum scoring, and under winners-only scoring what the call wins against the others. At
-each call it makes the legal call of highest value. Its cards are the heuristic's, played in
-the contract's order with the partnerships inferred as the heuristic infers them, except in the
-last tricks, which it solves exactly over every deal of the unseen cards that fits what it has
-seen (`kopsim.bots.endgame`).
+hand of `key`, in `position` (0 forehand .. n - 1 the dealer, at a table of n), when the auction
+has reached `context` (which contract is in force, if any, and whether this seat bid it), everyone
+playing on as the bot does. A gain is the seat's payout less the table's mean payout: the payout
+itself under zero-sum scoring, and under winners-only scoring what the call wins against the
+others. At each call it makes the legal call of highest value. Its cards are the heuristic's,
+played in the contract's order with the partnerships inferred as the heuristic infers them, except
+in the last tricks, which it solves exactly over every deal of the unseen cards that fits what it
+has seen (`kopsim.bots.endgame`).
 
 The key of a hand: for small decks (at most `EXACT_KEYS` possible hands, e.g. the 1,820 four-card
 hands of a 16-card deck) the hand itself, by its combinatorial rank; for larger decks the
@@ -198,8 +198,9 @@ class EvBot(HeuristicBot):
         order = int(ctab[bid if bid >= 0 else cr.tables.normal_k, 2])
         codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
         context = call_context(cr, obs, bid)
-        i = ev_call(codes, len(codes), dealt, (obs.seat - obs.dealer - 1) % obs.seats, context, order,
-                    ctab, power, table.values[None], table.binom, table.edges, self.prm)
+        position = (obs.seat - obs.dealer - 1) % obs.seats
+        i = ev_call(codes, len(codes), dealt, position, context, order, ctab, power,
+                    table.values[None], table.binom, table.edges, self.prm)
         return obs.legal_actions[i]
 
 

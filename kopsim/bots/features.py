@@ -23,7 +23,9 @@ contract's order; then the card: its suit group, trump rank, points, whether not
 beats it, whether it takes the trick as it stands, its place among the seat's cards of its
 suit group, and how many of the group's cards rank above it (all, and those still out).
 
-The sizes follow from the ruleset's tables (`feature_sizes`). The functions are compiled
+Seats are counted from the deciding seat, round a table of the ruleset's `n_seats`; a hand's
+share of the cards and points is scaled so that an even share is 1 at any table. The sizes
+follow from the ruleset's tables (`feature_sizes`). The functions are compiled
 without reference counting, as the kernel is: the batch kernel's learnt kind and the reference
 engine's bot call the same code.
 """
@@ -37,6 +39,7 @@ import numpy as np
 from ..engine.bits import ONE, ZERO, lowbit_index, popcount
 from ..rules.codes import CALL_BID
 from ..engine.jit import kernel_jit
+from ..engine.seats import after, before
 from ..engine.steps import play_to_trick
 
 RANKS = 8  # the highest trumps a hand summary tells apart
@@ -63,6 +66,7 @@ class FeatureTables(NamedTuple):
     handed in place of all the ruleset's tables, whose passing cost more than the features;
     and two the features would otherwise work out at every decision."""
 
+    n_seats: int
     n_cards: int
     n_chain: int
     suit: np.ndarray
@@ -97,14 +101,18 @@ def feature_tables(t) -> FeatureTables:
 def feature_sizes(t) -> FeatureSizes:
     """The sizes of a ruleset's feature rows (t: its RuleTables)."""
     n_orders, n_suits = t.suit_mask.shape
-    n_k = t.c_team.shape[0]
-    hs = t.n_cards // 4
+    n_k, n = t.c_team.shape[0], t.n_seats
+    hs = t.n_cards // n
     hand = 2 + RANKS + 3 * (n_suits - 1)
     n_codes = call_codes.py_func(t)  # (plain Python here: no build for RuleTables)
-    call_context = 4 + 1 + (n_k + 1) + 5 + (t.n_chain + 1) + 5 + 4 + n_orders * hand
+    # position, calls, bid, bidder, doubles, the last doubler, who passed; the hand per order
+    call_context = (n + 1 + (n_k + 1) + (n + 1) + (t.n_chain + 1) + (n + 1) + n
+                    + n_orders * hand)
     team = t.c_team_cards.shape[1]
-    card_context = ((n_k + 1) + 5 + (t.n_chain + 1) + hs + 4 + (n_suits + 1) + 5 + 1 + 8
-                    + 5 * team + n_suits + RANKS + 3 * n_suits + hand)
+    # contract, declarer, doubles, trick, place, suit led, who wins it, its points, taken; the
+    # team cards; what is out, high trumps out, the others' voids; the hand
+    card_context = ((n_k + 1) + (n + 1) + (t.n_chain + 1) + hs + n + (n_suits + 1) + (n + 1)
+                    + 1 + 2 * n + (1 + n) * team + n_suits + RANKS + (n - 1) * n_suits + hand)
     card_action = n_suits + RANKS + 1 + 1 + 1 + 1 + 3 + 2
     return FeatureSizes(hand, call_context, n_codes + hand, card_context, card_action)
 
@@ -126,7 +134,7 @@ def _one_hot(x, at, i, n):
 @kernel_jit(inline='always')
 def _hand(t, o, h, x, at):
     """The summary of hand h (a card mask) in order o into x[at:]; returns the offset after."""
-    hs = t.n_cards // 4
+    hs = t.n_cards // t.n_seats
     x[at] = popcount(h & t.suit_mask[o, 0]) / hs
     points = 0.0
     rest = h
@@ -137,7 +145,7 @@ def _hand(t, o, h, x, at):
         r = t.trump_rank[o, c]
         if 0 <= r < RANKS:
             x[at + 1 + r] = 1.0
-    x[at + 1 + RANKS] = points / max(t.total_points, 1.0) * 4.0
+    x[at + 1 + RANKS] = points / max(t.total_points, 1.0) * t.n_seats
     at += 2 + RANKS
     for s in range(1, t.suit_mask.shape[1]):
         n = popcount(h & t.suit_mask[o, s])
@@ -193,20 +201,20 @@ def _bid_in_force(t, view):
 def call_public(t, view, x):
     """The call decision's context but the seat's hand (what the auction has shown) into x;
     returns the offset after it, where the hand's summaries follow (x zeroed by the caller)."""
-    seat = view.seat
+    seat, n = view.seat, t.n_seats
     n_k = t.c_team.shape[0]
-    at = _one_hot(x, 0, (seat - view.dealer - 1) % 4, 4) - 1
+    at = _one_hot(x, 0, before(seat, after(view.dealer, 1, n), n), n) - 1
     x[at] = min(view.ncalls, 16) / 16.0
     bid, bidder = _bid_in_force(t, view)
     at = _one_hot(x, at + 1, bid, n_k)
-    at = _one_hot(x, at, (bidder - seat) % 4 if bidder >= 0 else -1, 4)
+    at = _one_hot(x, at, before(bidder, seat, n) if bidder >= 0 else -1, n)
     nd, last = _doubles(t, view)
     at = _one_hot(x, at, min(nd, t.n_chain), t.n_chain + 1) - 1
-    at = _one_hot(x, at, (last - seat) % 4 if last >= 0 else -1, 4)
+    at = _one_hot(x, at, before(last, seat, n) if last >= 0 else -1, n)
     for i in range(view.ncalls):
         if view.calls[i] == 0:
-            x[at + (view.call_seats[i] - seat) % 4] = 1.0
-    return at + 4
+            x[at + before(view.call_seats[i], seat, n)] = 1.0
+    return at + n
 
 
 @kernel_jit(inline='always')
@@ -276,17 +284,18 @@ def _contract(t, view):
 @kernel_jit(inline='always')
 def _trick_so_far(t, view, o):
     """(suit led or -1, winning card, its seat, points) of the open trick."""
-    first = view.played - view.played % 4
-    seat = view.leaders[view.played // 4]
+    n = t.n_seats
+    first = view.played - view.played % n
+    seat = view.leaders[view.played // n]
     led, w, wseat = np.int64(-1), np.int64(0), np.int64(seat)
     pts = 0.0
-    for i in range(view.played % 4):
+    for i in range(view.played % n):
         c = view.cards[first + i]
         pts += t.card_points[c]
         led0 = led if led >= 0 else 0
         led, w, wseat = play_to_trick(i, c, seat, t.suit[o, c], t.beat_mask[o, led0, w],
                                       led, w, wseat)
-        seat = (seat + 1) % 4
+        seat = after(seat, 1, n)
     return led, w, wseat, pts
 
 
@@ -305,18 +314,20 @@ def card_situation(t, view):
 @kernel_jit(inline='always')
 def _taken(t, view, x, at, seat):
     """Points and tricks each seat (counted from this one) took in the finished tricks."""
-    hs = t.n_cards // 4
-    for n in range(view.played // 4):
-        r = (view.winners[n] - seat) % 4
-        x[at + 4 + r] += 1.0 / hs
-        for i in range(4):
-            x[at + r] += t.card_points[view.cards[4 * n + i]] / max(t.total_points, 1.0)
-    return at + 8
+    n = t.n_seats
+    hs = t.n_cards // n
+    for tr in range(view.played // n):
+        r = before(view.winners[tr], seat, n)
+        x[at + n + r] += 1.0 / hs
+        for i in range(n):
+            x[at + r] += t.card_points[view.cards[n * tr + i]] / max(t.total_points, 1.0)
+    return at + 2 * n
 
 
 @kernel_jit(inline='always')
 def _team_cards(t, view, k, gone, x, at, seat):
     """Each team card of contract k: held by the seat, or played by whom (counted from it)."""
+    n = t.n_seats
     for i in range(t.c_team_cards.shape[1]):
         c = t.c_team_cards[k, i]
         if c >= 0:
@@ -325,16 +336,16 @@ def _team_cards(t, view, k, gone, x, at, seat):
             if (gone >> np.uint64(c)) & ONE:
                 for p in range(view.played):
                     if view.cards[p] == c:
-                        x[at + 1 + (view.leaders[p // 4] + p % 4 - seat) % 4] = 1.0
-        at += 5
+                        x[at + 1 + before(after(view.leaders[p // n], p % n, n), seat, n)] = 1.0
+        at += 1 + n
     return at
 
 
 @kernel_jit(inline='always')
 def _out_and_voids(t, view, o, unseen, x, at, seat):
     """What is out in each suit group, which high trumps; the voids the others showed."""
-    n_suits = t.suit_mask.shape[1]
-    hs = t.n_cards // 4
+    n_suits, n = t.suit_mask.shape[1], t.n_seats
+    hs = t.n_cards // n
     for s in range(n_suits):
         x[at + s] = popcount(unseen & t.suit_mask[o, s]) / hs
     at += n_suits
@@ -346,32 +357,32 @@ def _out_and_voids(t, view, o, unseen, x, at, seat):
         if 0 <= r < RANKS:
             x[at + r] = 1.0
     at += RANKS
-    for n in range((view.played + 3) // 4):
-        led = t.suit[o, view.cards[4 * n]]
-        for i in range(1, min(4, view.played - 4 * n)):
-            r = (view.leaders[n] + i - seat) % 4
-            if r and t.suit[o, view.cards[4 * n + i]] != led:
+    for tr in range((view.played + n - 1) // n):
+        led = t.suit[o, view.cards[n * tr]]
+        for i in range(1, min(n, view.played - n * tr)):
+            r = before(after(view.leaders[tr], i, n), seat, n)
+            if r and t.suit[o, view.cards[n * tr + i]] != led:
                 x[at + (r - 1) * n_suits + led] = 1.0
-    return at + 3 * n_suits
+    return at + (n - 1) * n_suits
 
 
 @kernel_jit(inline='always')
 def card_context(t, view, sit, x):
     """The card decision's context into x[:card_context] (x zeroed by the caller; sit: its
     `card_situation`)."""
-    seat = view.seat
+    seat, n = view.seat, t.n_seats
     n_k = t.c_team.shape[0]
-    hs = t.n_cards // 4
+    hs = t.n_cards // n
     k, o, gone, hand, unseen, led, w, wseat, pts = sit
     at = _one_hot(x, 0, view.shown[0], n_k)
     decl = view.shown[1]
-    at = _one_hot(x, at, (decl - seat) % 4 if decl >= 0 else -1, 4)
+    at = _one_hot(x, at, before(decl, seat, n) if decl >= 0 else -1, n)
     nd, _ = _doubles(t, view)
     at = _one_hot(x, at, min(nd, t.n_chain), t.n_chain + 1) - 1
-    at = _one_hot(x, at, view.played // 4, hs) - 1
-    at = _one_hot(x, at, view.played % 4, 4) - 1
+    at = _one_hot(x, at, view.played // n, hs) - 1
+    at = _one_hot(x, at, view.played % n, n) - 1
     at = _one_hot(x, at, led, t.suit_mask.shape[1])
-    at = _one_hot(x, at, (wseat - seat) % 4 if led >= 0 else -1, 4)
+    at = _one_hot(x, at, before(wseat, seat, n) if led >= 0 else -1, n)
     x[at] = pts / max(t.total_points, 1.0) * hs
     at = _taken(t, view, x, at + 1, seat)
     at = _team_cards(t, view, k, gone, x, at, seat)
@@ -403,7 +414,7 @@ def card_static(t, o, card, x, at):
     at += RANKS
     x[at] = t.card_points[card] / 11.0
     above = t.beat_mask[o, s, card] & t.suit_mask[o, s]
-    x[at + 7] = popcount(above) / (t.n_cards // 4)
+    x[at + 7] = popcount(above) / (t.n_cards // t.n_seats)
 
 
 @kernel_jit(inline='always')
@@ -419,14 +430,14 @@ def card_dynamic(t, sit, card, x, at):
     else:
         x[at + 2] = 1.0 if (t.beat_mask[o, led, w] >> np.uint64(card)) & ONE else 0.0
     mine = hand & t.suit_mask[o, s]
-    x[at + 3] = popcount(mine) / (t.n_cards // 4)
+    x[at + 3] = popcount(mine) / (t.n_cards // t.n_seats)
     x[at + 4] = 1.0 if not (t.beat_mask[o, s, card] & mine) else 0.0  # my highest of it
     x[at + 5] = 1.0 if not (mine & ~t.beat_mask[o, s, card] & ~(ONE << np.uint64(card))) \
         else 0.0  # my lowest of it
     x[at + 6] = 1.0 if popcount(mine) == 1 else 0.0
     # of the group's cards above it, those still out
     above = t.beat_mask[o, s, card] & t.suit_mask[o, s]
-    x[at + 8] = popcount(above & unseen) / (t.n_cards // 4)
+    x[at + 8] = popcount(above & unseen) / (t.n_cards // t.n_seats)
     return at + 9
 
 

@@ -52,7 +52,7 @@ def seat_bots(cr, bots: list, seat_bot: np.ndarray | None, n: int, ev_table=None
     `seat_bot[i, s]` is the index in `bots` of the bot in seat s of hand i (default: bot s in
     seat s, or the single bot everywhere); `ev_table` (calibration) the table every ev bot plays
     with, instead of its calibrated one."""
-    refuse_unseated(cr.rules, bots)  # only random and heuristic play any table yet
+    refuse_unseated(cr.rules, bots)
     bots, kind, params, seat_bot, card_bot = kernel_lineup(bots, seat_bot, n, cr.tables.n_seats)
     # numba types a read-only array apart from a writable one: without this a broadcast seat_bot
     # (read-only) and a copied one (writable) made a second build of each kernel, 40 s apiece

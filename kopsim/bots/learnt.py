@@ -1,7 +1,7 @@
 """The `learnt` bot: calls and card play learnt for the ruleset being played, from pimc or rollouts.
 
 Two small networks (`kopsim.bots.learn`), one scoring calls and one scoring cards, each trained
-on teacher data: `kopsim.bots.teacher` (four pimc bots' decisions over fresh deals of this
+on teacher data: `kopsim.bots.teacher` (pimc bots' decisions over fresh deals of this
 ruleset, with pimc's value of every legal action) or `kopsim.bots.rollout` (a fast line-up's
 decisions, each legal action valued by playing it on in sampled worlds). A decision reads
 the seat's view through `kopsim.bots.features` and takes the legal action of the highest
@@ -34,7 +34,7 @@ from ..engine.reference import Observation
 from ..rules.cache import compiled, table
 from .learn import Model, TrainParams, accuracy, examples, train
 from .learnt_kernel import learnt_call, learnt_card, learnt_nets
-from .pimc import two_sided
+from .pimc import searchable
 from .pimc_kernel import observed
 from .rollout import RolloutParams, rollout_decisions
 from .teacher import KIND_CALL, KIND_CARD, TeacherParams, teacher_decisions
@@ -273,7 +273,7 @@ class LearntBot:
                "bots (or from pimc)")
     Params = LearntParams
     kernel_kind = BOT_LEARNT
-    cannot_play = staticmethod(two_sided)  # its features (and pimc's search) see two sides
+    cannot_play = staticmethod(searchable)  # its teachers (pimc's search) see two sides
 
     def __init__(self, params: LearntParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules

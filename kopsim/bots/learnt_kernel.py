@@ -22,6 +22,7 @@ import numpy as np
 
 from ..engine.bits import ONE
 from ..engine.jit import kernel_jit
+from .teacher import n_actions
 from .features import (FeatureTables, call_codes, call_order, call_public, card_context,
                        card_dynamic, card_situation, card_static, feature_sizes, feature_tables,
                        hand_summary)
@@ -85,16 +86,16 @@ def learnt_nets(cr, models: list) -> LearntNets:
             h = net.w1.shape[1]
             w1[i, :, :h], b1[i, :h], w2[i, :h], b2[i] = net.w1, net.b1, net.w2, net.b2[0]
         return [w1, b1, w2, b2]
-    actions = max(cr.n_cards // 4, len(cr.call_names))
+    actions, n = n_actions(cr), cr.tables.n_seats
     tables = feature_tables(cr.tables)
     return LearntNets(tables, *stack("call", fs.call), *stack("card", fs.card),
                       _card_static(tables, models, hidden, fs.card_context, fs.card_action),
                       np.zeros((actions, max(fs.call, fs.card)), REAL),
                       np.zeros(max(fs.call, fs.card), np.int64),
                       np.zeros(actions, np.int64), np.zeros(hidden, REAL), np.zeros(hidden, REAL),
-                      np.zeros(actions, REAL), np.zeros(fs.hand, REAL), np.zeros(4, np.uint64),
-                      np.full(4, -1, np.int64), np.zeros((4, hidden), REAL),
-                      np.zeros((4, cr.tables.suit_mask.shape[0], hidden), REAL),
+                      np.zeros(actions, REAL), np.zeros(fs.hand, REAL), np.zeros(n, np.uint64),
+                      np.full(n, -1, np.int64), np.zeros((n, hidden), REAL),
+                      np.zeros((n, cr.tables.suit_mask.shape[0], hidden), REAL),
                       np.zeros(LANES, REAL))
 
 

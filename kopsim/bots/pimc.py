@@ -37,7 +37,7 @@ from ..rules.compile import CompiledRules
 from .inference import CallModel, world_weights
 from .lookahead import AuctionModel, LookaheadParams
 from .pimc_kernel import kernel_params as pimc_params, pimc_decide, pimc_scratch
-from .table_size import deck_problem, table_problem
+from .table_size import deck_problem
 from .sampler import (AuctionBook, DealTables, Reading, card_names, deal_tables, deal_terms,
                       draw_worlds, decision_state, public_history, replay)
 from .solver import DealSolver
@@ -309,12 +309,6 @@ def _punish(cr: CompiledRules, contract: str, declarer, doubles, old: int, hands
         out[losing] = np.minimum(out[losing], contract_payouts(
             cr, contract, declarer, list(doubles) + [other], hands[losing], forehand, seat,
             known))
-
-
-def two_sided(rules) -> str | None:
-    """Why a bot built on the double-dummy search and written for four seats (the learnt bot's
-    features) cannot play the ruleset: see `searchable`; None if it can."""
-    return table_problem(rules) or searchable(rules)
 
 
 def searchable(rules) -> str | None:

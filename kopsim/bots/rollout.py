@@ -113,7 +113,8 @@ def _chunk_rows(rules, params: RolloutParams, first: int, n: int) -> list[dict]:
 
     cr = compiled(rules)
     bots = [bot_spec(params.bot)]
-    deals = [teacher_deal(params.deals_of(), i) for i in range(first, first + n)]
+    deals = [teacher_deal(params.deals_of(), i, cr.tables.n_seats)
+             for i in range(first, first + n)]
     played = play_batch(cr, np.array([s for s, _ in deals], np.int64),
                         np.array([d for _, d in deals], np.int64), bots=bots)
     found, which = [], []

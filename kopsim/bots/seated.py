@@ -39,7 +39,7 @@ def play_batch(compiled: CompiledRules | Ruleset, seeds: np.ndarray, dealers: np
 
 def play_hand(rules: Ruleset, seed: int, dealer: int, bots: list[BotSpec]) -> State:
     """One hand in the reference engine; bots[s] plays seat s and sees only observation(s)."""
-    refuse_unseated(rules, bots)  # only random and heuristic play any table yet
+    refuse_unseated(rules, bots)
     state = State(rules, Deal.from_seed(rules, seed, dealer))
     players = [b.make(seed, s, rules) for s, b in enumerate(bots)]
     while not state.is_terminal():

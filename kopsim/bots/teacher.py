@@ -13,7 +13,7 @@ actions, pimc's mean value of each over its worlds, and the action pimc took:
   each world; the card taken is the one of highest value (the first of equal ones).
 
 A row is built from the seat's `Observation` alone (`pimc_kernel.observed`): no row can read a
-hidden card. Deal i of a teacher run is the deal `hand_seed(seed, i)` dealt by seat i % 4, and
+hidden card. Deal i of a teacher run is the deal `hand_seed(seed, i)` dealt by seat i % n, and
 deals are played in fixed chunks whose rows are joined in order, so the rows are the same
 whatever the number of jobs.
 """
@@ -70,16 +70,16 @@ class Decisions(NamedTuple):
         return int(self.deal.shape[0])
 
 
-def teacher_deal(params: TeacherParams, i: int) -> tuple[int, int]:
-    """(hand seed, dealer) of teacher deal i: apart from the deals of duels and runs (whose
+def teacher_deal(params: TeacherParams, i: int, n_seats: int) -> tuple[int, int]:
+    """(hand seed, dealer) of teacher deal i at a table of n_seats: apart from the deals of duels and runs (whose
     seeds are chosen by users, seed 21 in the docs), so a bot is not measured on what it
     learnt from."""
-    return hand_seed(params.seed + 7, i), i % 4
+    return hand_seed(params.seed + 7, i), i % n_seats
 
 
 def row_of(cr, view, legal_codes: list[int], values: np.ndarray, chosen: int) -> dict:
     """A `Decisions` row (but deal and kind) of a decision seen in view."""
-    nc, hs = cr.n_cards, cr.n_cards // 4
+    nc, hs = cr.n_cards, cr.n_cards // cr.tables.n_seats
     calls = np.full(cr.max_calls, -1, np.int16)
     seats = np.full(cr.max_calls, -1, np.int8)
     calls[:view.ncalls] = view.calls[:view.ncalls]
@@ -87,7 +87,7 @@ def row_of(cr, view, legal_codes: list[int], values: np.ndarray, chosen: int) ->
     cards = np.full(nc, -1, np.int8)
     cards[:view.played] = view.cards[:view.played]
     winners = np.full(hs, -1, np.int8)
-    done = view.played // 4
+    done = view.played // cr.tables.n_seats
     winners[:done] = view.winners[:done]
     return dict(seat=view.seat, dealer=view.dealer, own=int(view.own), ncalls=view.ncalls,
                 calls=calls, call_seats=seats, shown=np.asarray(view.shown, np.int64),
@@ -96,7 +96,7 @@ def row_of(cr, view, legal_codes: list[int], values: np.ndarray, chosen: int) ->
 
 
 def play_teacher_deal(cr, ps, row_params: list[float], seed: int, dealer: int) -> list[dict]:
-    """One deal played by four pimc bots; a row (a dict of `Decisions` fields but deal and
+    """One deal played by a pimc bot in every seat; a row (a dict of `Decisions` fields but deal and
     kind) for each decision with a choice."""
     state = State(cr.rules, Deal.from_seed(cr.rules, seed, dealer))
     rows = []
@@ -125,14 +125,14 @@ def _chunk_rows(rules, params: TeacherParams, first: int, n: int) -> list[dict]:
     ps = scratch(cr, max(pimc.samples, pimc.auction_samples))
     out = []
     for i in range(first, first + n):
-        seed, dealer = teacher_deal(params, i)
+        seed, dealer = teacher_deal(params, i, cr.tables.n_seats)
         out += [dict(r, deal=i) for r in play_teacher_deal(cr, ps, row_params, seed, dealer)]
     return out
 
 
 def n_actions(cr) -> int:
     """Room for the legal actions of any decision: a hand's cards, or every call code."""
-    return max(cr.n_cards // 4, len(cr.call_names))
+    return max(cr.n_cards // cr.tables.n_seats, len(cr.call_names))
 
 
 def as_decisions(cr, rows: list[dict]) -> Decisions:
