@@ -1,6 +1,6 @@
-"""Bot benchmarks: the solver on full positions, and four pimc seats (hands per second in the
-batch kernel, each decision's time through the reference engine); heuristic and ev line-ups are
-rows of `kopsim.bench.engine` itself.
+"""Bot benchmarks: the solver on full positions, and a pimc bot in every seat (hands per second
+in the batch kernel, each decision's time through the reference engine); heuristic and ev
+line-ups are rows of `kopsim.bench.engine` itself.
 
 Medians, not means: a decision's cost varies with the position (early leads search far more
 than last-trick follows), and the issue's targets are stated as medians.
@@ -26,18 +26,19 @@ def solver_full_positions(ruleset: str = "kop", positions: int = 2000, seed: int
     cr = compile_rules(load_ruleset(ruleset))
     rng = random.Random(seed)
     ks = [k for k in range(len(cr.contract_names)) if not cr.arrays["c_instant"][k]]
-    nc, hs = cr.n_cards, cr.n_cards // 4
+    n = cr.tables.n_seats
+    nc, hs = cr.n_cards, cr.n_cards // n
 
     def deal():
         p = list(range(nc))
         rng.shuffle(p)
-        return [sum(1 << c for c in p[hs * s:hs * s + hs]) for s in range(4)]
+        return [sum(1 << c for c in p[hs * s:hs * s + hs]) for s in range(n)]
 
     solve(cr, ks[0], 5, deal(), 0)  # compile or load the cache
     times = []
     for _ in range(positions):
-        args = (cr, rng.choice(ks), rng.randrange(1, 15), deal(), rng.randrange(4))
-        doubles = [rng.randrange(4) for _ in range(rng.randrange(3))]
+        args = (cr, rng.choice(ks), rng.randrange(1, 15), deal(), rng.randrange(n))
+        doubles = [rng.randrange(n) for _ in range(rng.randrange(3))]
         t0 = time.perf_counter()
         solve(*args, double_seats=doubles, moves=True, line=True)
         times.append(time.perf_counter() - t0)
@@ -49,7 +50,7 @@ def solver_full_positions(ruleset: str = "kop", positions: int = 2000, seed: int
 
 def pimc_card_decisions(ruleset: str = "kop", hands: int = 600, seed: int = 1,
                         samples: int | None = None, reference_hands: int = 200) -> dict:
-    """Four pimc seats: hands per second in the batch kernel (`hands_per_s`, everything
+    """A pimc bot in every seat: hands per second in the batch kernel (`hands_per_s`, everything
     included), and through the reference engine (`reference_hands_per_s`) the time of each
     decision with a real choice (two or more legal actions), card decisions and calls apart
     (the compiled decision and its Python face: reading the observation, calling in). The
@@ -64,9 +65,9 @@ def pimc_card_decisions(ruleset: str = "kop", hands: int = 600, seed: int = 1,
 
     rules = load_ruleset(ruleset)
     spec = bot_spec({"name": "pimc"} if samples is None else {"name": "pimc", "samples": samples})
-    play_batch(rules, hand_seeds(seed + 1, 0, 4), np.arange(4), bots=[spec])
-    t0 = time.perf_counter()
     seats = rules.deck.players
+    play_batch(rules, hand_seeds(seed + 1, 0, seats), np.arange(seats), bots=[spec])
+    t0 = time.perf_counter()
     play_batch(rules, hand_seeds(seed, 0, hands), np.arange(hands) % seats, bots=[spec])
     kernel_dt = time.perf_counter() - t0
     cards: list[float] = []
