@@ -27,10 +27,10 @@ import numpy as np
 from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
 from ..rules.codes import TEAM_ALONE, TEAM_EACH
 from ..engine.jit import built_call, kernel_jit
-from ..engine.loop import score_hand, scratch_for
+from ..engine.loop import cards_allowed, score_hand, scratch_for
 from ..engine.seats import after, before
-from ..engine.steps import (called_card, called_card_duties, eval_pred, form_teams, pay_out,
-                            play_to_trick)
+from ..engine.steps import (called_card, eval_pred, form_teams, pay_out, play_to_trick,
+                            trick_so_far)
 from ..rules.compile import card_mask
 from .sampler import duties_kept
 
@@ -221,12 +221,8 @@ def _enter(t, sc, o, d, pos, leader, led, w, wseat, pts, duty, called):
     ni[d, N_WSEAT], ni[d, N_SEAT], ni[d, N_TOOK], ni[d, N_DUTY] = wseat, seat, -1, duty
     hand = sc.eg_left[seat]
     nu[d, U_HAND] = hand
-    moves = allowed_cards(hand, pos, t.suit_mask[o, led], t.suit_mask[o, 0],
-                          t.beat_mask[o, led, w], t.follow_suit, t.trump_when_void, t.must_beat)
-    if duty >= 0:
-        moves = called_card_duties(moves, hand, pos, led == duty, called, t.suit_mask[o, duty],
-                                   t.c_run_away[sc.eg_ctx[X_K]])
-    nu[d, U_MOVES] = moves
+    nu[d, U_MOVES] = cards_allowed(t, sc.eg_ctx[X_K], hand, pos, led, w,
+                                   called if duty >= 0 else -1, duty)
     nf[d, F_PTS], nf[d, F_BEST], nf[d, F_BEST_OLD], nf[d, F_BEST_YOUNG] = pts, -np.inf, 0.0, 0.0
 
 
@@ -348,12 +344,8 @@ def _solve_deal(t, sc, seat, allowed, leader, pos, k, old, nd, called):
     sc.eg_ctx[X_YOUNG_SEAT] = lowbit_index(np.uint64(young)) if young else -1
     for s in range(t.n_seats):
         sc.eg_points[s], sc.eg_tricks[s] = sc.points[s], sc.tricks[s]
-    led, w, wseat, pts = 0, 0, leader, 0.0
-    for i in range(pos):
-        c = sc.trick[i]
-        pts += t.card_points[c]
-        led, w, wseat = play_to_trick(i, c, after(leader, i, t.n_seats), t.suit[o, c],
-                                      t.beat_mask[o, led, w], led, w, wseat)
+    led, w, wseat, pts, _ = trick_so_far(sc.trick, 0, pos, leader, t.n_seats, o, t.suit,
+                                         t.beat_mask, t.card_points)
     hand = sc.eg_left[seat]
     duty = _duty_now(t, sc, o, called, t.n_cards // t.n_seats - popcount(hand))
     mine_old = (old >> seat) & 1 == 1

@@ -40,7 +40,7 @@ from ..engine.bits import ONE, ZERO, lowbit_index, popcount
 from ..rules.codes import CALL_BID
 from ..engine.jit import kernel_jit
 from ..engine.seats import after, before
-from ..engine.steps import play_to_trick
+from ..engine.steps import trick_so_far
 
 RANKS = 8  # the highest trumps a hand summary tells apart
 
@@ -285,18 +285,11 @@ def _contract(t, view):
 def _trick_so_far(t, view, o):
     """(suit led or -1, winning card, its seat, points) of the open trick."""
     n = t.n_seats
-    first = view.played - view.played % n
-    seat = view.leaders[view.played // n]
-    led, w, wseat = np.int64(-1), np.int64(0), np.int64(seat)
-    pts = 0.0
-    for i in range(view.played % n):
-        c = view.cards[first + i]
-        pts += t.card_points[c]
-        led0 = led if led >= 0 else 0
-        led, w, wseat = play_to_trick(i, c, seat, t.suit[o, c], t.beat_mask[o, led0, w],
-                                      led, w, wseat)
-        seat = after(seat, 1, n)
-    return led, w, wseat, pts
+    count = view.played % n
+    led, w, wseat, pts, _ = trick_so_far(view.cards, view.played - count, count,
+                                         np.int64(view.leaders[view.played // n]), n, o, t.suit,
+                                         t.beat_mask, t.card_points)
+    return (led if count else -1), w, wseat, pts
 
 
 @kernel_jit(inline='always')

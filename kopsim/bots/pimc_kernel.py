@@ -30,7 +30,7 @@ from ..engine.botcalls import SeatView
 from ..rules.codes import CALL_BID, N_PRICED_TIERS, TIER_OUT, WIN_NOBODY, WIN_OLD
 from ..engine.jit import built_call, kernel_jit
 from ..engine.seats import after
-from ..engine.steps import called_card, form_teams, laufende_value, pay_out, play_to_trick
+from ..engine.steps import called_card, form_teams, laufende_value, pay_out, trick_so_far
 from .pricing import (P_PAY_OLD, P_PAY_YOUNG, P_VALUES, PricingStore, full_window, pricing_row,
                       pricing_store, unscaled)
 from .roots import card_value, line_outcome, position_value, solve_position
@@ -303,17 +303,9 @@ def _card_root(t, ps, k, old, called, cards, played, leaders):
         else:
             ypts += ps.points[s]
             ytr += ps.tricks[s]
-    first = played - played % n
-    seat = leaders[played // n]
-    led = wcard = 0
-    wseat = seat
-    tp = 0.0
-    for i in range(played % n):
-        c = cards[first + i]
-        tp += t.card_points[c]
-        led, wcard, wseat = play_to_trick(i, c, seat, t.suit[o, c], t.beat_mask[o, led, wcard],
-                                          led, wcard, wseat)
-        seat = after(seat, 1, n)
+    led, wcard, wseat, tp, seat = trick_so_far(cards, played - played % n, played % n,
+                                               leaders[played // n], n, o, t.suit, t.beat_mask,
+                                               t.card_points)
     ri[R_SEAT], ri[R_POS], ri[R_LED], ri[R_WCARD], ri[R_WSEAT] = seat, played % n, led, wcard, \
         wseat
     ri[R_OTR], ri[R_YTR], ri[R_DUTY] = otr, ytr, (t.suit[o, called] if called >= 0 else -1)

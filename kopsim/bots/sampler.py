@@ -34,8 +34,8 @@ from ..engine.jit import kernel_jit
 from ..engine.seats import after, before
 from ..engine.reference import Deal, IllegalAction, Observation, State
 from ..rules.codes import TEAM_CALLED, TEAM_HOLDERS
-from ..engine.steps import (called_card, called_card_duties, eval_pred, form_teams,
-                            laufende_value, play_to_trick)
+from ..engine.steps import (called_card, eval_pred, form_teams, laufende_value, legal_play,
+                            play_to_trick)
 from ..rules.cache import table
 from ..rules.compile import CompiledRules
 
@@ -196,9 +196,8 @@ def duties_kept(cards, who, n, holder, hand, called, o, suit, suit_mask, beat, p
         c = cards[i]
         s = who[c]
         if s == holder:
-            ok = allowed_cards(hand, pos, suit_mask[o, led], suit_mask[o, 0], beat[o, led, w],
-                               play[0], play[1], play[2])
-            ok = called_card_duties(ok, hand, pos, led == duty, called, mask, run_away)
+            ok = legal_play(hand, pos, suit_mask[o, led], suit_mask[o, 0], beat[o, led, w], play,
+                            led == duty, called, mask, run_away)
             if not ok >> np.uint64(c) & ONE:
                 return False
             hand &= ~(ONE << np.uint64(c))

@@ -40,9 +40,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
+from ..engine.bits import ONE, ZERO, lowbit_index, popcount
 from ..engine.jit import kernel_jit
-from ..engine.steps import called_card_duties, play_to_trick
+from ..engine.steps import legal_play, play_to_trick, trick_so_far
 from ..engine.seats import after
 from ..rules.model import MAX_SEATS
 from .pricing import P_DIRECTION, P_DECK, outcome_value
@@ -159,12 +159,9 @@ def root_arrays(cr, contract: int, old_mask: int, leader: int, trick, points, tr
     ypts = sum(float(points[s]) for s in seats if not (old_mask >> s) & 1)
     otr = sum(int(tricks[s]) for s in seats if (old_mask >> s) & 1)
     ytr = sum(int(tricks[s]) for s in seats if not (old_mask >> s) & 1)
-    seat, led, wcard, wseat, tp = leader, 0, 0, leader, 0.0
-    for i, c in enumerate(trick):
-        tp += float(t.card_points[c])
-        led, wcard, wseat = (int(x) for x in play_to_trick(
-            i, c, seat, t.suit[o, c], t.beat_mask[o, led, wcard], led, wcard, wseat))
-        seat = after(seat, 1, t.n_seats)
+    led, wcard, wseat, tp, seat = trick_so_far(np.asarray(trick, np.int64), 0,
+                                               len(trick), leader, t.n_seats, o, t.suit,
+                                               t.beat_mask, t.card_points)
     ints = np.array([seat, len(trick), led, wcard, wseat, otr, ytr, duty], np.int64)
     return ints, np.array([tp, opts, ypts], np.float64)
 
@@ -174,19 +171,14 @@ def root_arrays(cr, contract: int, old_mask: int, leader: int, trick, points, tr
 
 @kernel_jit(inline='always')
 def allowed_of(hand, pos, led, wcard, duty, called, ctx):
-    """The cards a seat holding `hand` may play (`allowed_cards`, and the called card's duties
-    while they hold)."""
+    """The cards a seat holding `hand` may play (`legal_play`: the play rules, and the called
+    card's duties while they hold, duty >= 0)."""
     ci, cm = ctx.ci, ctx.cm
-    if pos == 0:
-        allowed = hand
-    else:
-        nc = ci[X_CARDS]
-        allowed = allowed_cards(hand, pos, cm[led], cm[0], cm[ci[X_GROUPS] + led * nc + wcard],
-                                ci[X_FOLLOW] == 1, ci[X_TRUMP_VOID] == 1, ci[X_MUST_BEAT] == 1)
-    if duty >= 0:
-        allowed = called_card_duties(allowed, hand, pos, led == duty, called,
-                                     cm[ci[X_SUIT + called]], ci[X_RUN_AWAY])
-    return allowed
+    on = duty >= 0
+    return legal_play(hand, pos, cm[led], cm[0], cm[ci[X_GROUPS] + led * ci[X_CARDS] + wcard],
+                      (ci[X_FOLLOW] == 1, ci[X_TRUMP_VOID] == 1, ci[X_MUST_BEAT] == 1),
+                      led == duty, called if on else -1, cm[ci[X_SUIT + called]] if on else ZERO,
+                      ci[X_RUN_AWAY])
 
 
 @kernel_jit(inline='always')

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .bits import ONE, ZERO, allowed_cards, lowbit_index, nth_bit, popcount
+from .bits import ONE, ZERO, lowbit_index, nth_bit, popcount
 from . import botcalls
 from ..rules.codes import (CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_SINGLE, TEAM_ALONE,
     TEAM_EACH, TEAM_HOLDERS, TIER_INSTANT, TIER_LONE, TIER_OUT, TIER_THROWN_IN, WIN_NOBODY, WIN_OLD,
@@ -21,9 +21,9 @@ from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, REPLAY_CONTRADICTE
 from .draws import STREAM, draw, mix64
 from .jit import kernel_jit
 from .seats import after, before
-from .steps import (called_card, called_card_duties, classify, count_doubles, deal, deal_given,
-                    each_alone_result, eval_preds, form_teams, jungfrau_factor, laufende_value,
-                    pay_out, play_to_trick, price, tie_winner)
+from .steps import (called_card, classify, count_doubles, deal, deal_given, each_alone_result,
+                    eval_preds, form_teams, jungfrau_factor, laufende_value, legal_play, pay_out,
+                    play_to_trick, price, tie_winner)
 
 
 class Lineup(NamedTuple):
@@ -559,13 +559,9 @@ def cards_allowed(t, contract, hand, pos, led, w, called, called_suit):
     group led, card w winning it), while the called card (-1 none, of group called_suit) keeps
     its duties."""
     o = t.c_order[contract]
-    allowed = allowed_cards(hand, pos, t.suit_mask[o, led], t.suit_mask[o, 0],
-                            t.beat_mask[o, led, w], t.follow_suit, t.trump_when_void,
-                            t.must_beat)
-    if called >= 0:
-        allowed = called_card_duties(allowed, hand, pos, led == called_suit, called,
-                                     t.suit_mask[o, called_suit], t.c_run_away[contract])
-    return allowed
+    return legal_play(hand, pos, t.suit_mask[o, led], t.suit_mask[o, 0], t.beat_mask[o, led, w],
+                      (t.follow_suit, t.trump_when_void, t.must_beat), led == called_suit,
+                      called, t.suit_mask[o, max(called_suit, 0)], t.c_run_away[contract])
 
 
 @kernel_jit(inline='always')

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import ONE, ZERO, popcount
+from .bits import ONE, ZERO, allowed_cards, popcount
 from ..rules.codes import (GOAL_ALL_TRICKS, GOAL_NO_TRICKS, LOSER_MOST_TRICKS, MULT_OLD_LOST,
     MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_OR, P_POS,
     TEAM_CALLED, TEAM_EACH, TEAM_HOLDERS, TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIER_LONE,
@@ -176,6 +176,35 @@ def called_card_duties(allowed, hand, pos, led_called, called, called_suit_mask,
     else:
         keep = allowed & ~bit
     return keep if keep else allowed
+
+
+@njit(cache=True, inline='always')
+def trick_so_far(cards, first, count, leader, n_seats, o, suit, beat_mask, card_points):
+    """The open trick led by leader after its first count cards (cards[first:first + count]),
+    in card order o: (suit led, winning card, its seat, the points in it, the seat to play). The
+    one replay of a trick card by card (`play_to_trick`) that the bots start a decision from."""
+    led, w, wseat, pts, seat = 0, 0, leader, 0.0, leader
+    for i in range(count):
+        c = cards[first + i]
+        pts += card_points[c]
+        led, w, wseat = play_to_trick(i, c, seat, suit[o, c], beat_mask[o, led, w], led, w, wseat)
+        seat = after(seat, 1, n_seats)
+    return led, w, wseat, pts, seat
+
+
+@njit(cache=True, inline='always')
+def legal_play(hand, pos, led_mask, trump_mask, beat_w, play, led_called, called, called_suit_mask,
+               run_away):
+    """The cards of hand that may be played as card pos of a trick: the play rules
+    (`allowed_cards`; play: follow suit, trump when void, must beat), then the called card's
+    duties while they hold (`called_card_duties`; called -1: none, or no more). The one
+    composition of a card's legality: the kernel, the search, the endgame and the sampler's
+    test of past plays call it."""
+    allowed = allowed_cards(hand, pos, led_mask, trump_mask, beat_w, play[0], play[1], play[2])
+    if called >= 0:
+        allowed = called_card_duties(allowed, hand, pos, led_called, called, called_suit_mask,
+                                     run_away)
+    return allowed
 
 
 @njit(cache=True, inline='always')
