@@ -64,13 +64,8 @@ R_SEAT, R_POS, R_LED, R_WCARD, R_WSEAT, R_OTR, R_YTR, R_DUTY = range(8)
 
 # an entry: each seat's cards still held (room for the largest table), the packed rest of the
 # position (`_tt_key`), both sides' points, and the bounds on its value
-# a transposition-table entry: the position's hands as three bitplanes (`_holders`: exact up to
-# seven seats, and 64 bytes an entry, a cache line), its packed key, both sides' points, bounds
-HOLDER_PLANES = 3
-assert MAX_SEATS < 1 << HOLDER_PLANES
-TT_ENTRY = np.dtype([("p0", np.uint64), ("p1", np.uint64), ("p2", np.uint64), ("aux", np.int64),
-                     ("opts", np.float64), ("ypts", np.float64), ("lo", np.float64),
-                     ("hi", np.float64)], align=True)
+TT_ENTRY = np.dtype([("h", np.uint64, (MAX_SEATS,)), ("aux", np.int64), ("opts", np.float64),
+                     ("ypts", np.float64), ("lo", np.float64), ("hi", np.float64)], align=True)
 
 
 class SearchContext(NamedTuple):
@@ -128,7 +123,7 @@ def play_tables(cr) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def kept_table_bits(n_cards: int, n_seats: int) -> int:
     """The size (2 ** bits entries) of a transposition table kept across many searches (pimc's
     decisions, every seat's, a whole batch): positions recur across deals and decisions, and
-    on kop 2 ** 14 entries (1 MB) played four pimc seats fastest (12: 455 hands/s, 14: 480,
+    on kop 2 ** 14 entries (1.2 MB) played four pimc seats fastest (12: 455 hands/s, 14: 480,
     16: 440; a larger table spills out of the processor's caches)."""
     return min(18, 3 * (n_cards // n_seats) + 2)
 
@@ -356,28 +351,14 @@ def _tt_key(rem, leader, otr, duty, side, hands, opts):
 
 
 @kernel_jit(inline='always')
-def _holders(rem, hands):
-    """The hands of a position as three bitplanes: a card still out has, across the planes,
-    the bits of its holder's seat + 1 (a played card: 0). One position, one triple, at any table
-    of up to seven seats; three words where the hands take one a seat."""
-    p0 = p1 = p2 = ZERO
-    for s in range(hands.shape[0]):
-        h = hands[s] & rem
-        code = s + 1
-        if code & 1:
-            p0 |= h
-        if code & 2:
-            p1 |= h
-        if code & 4:
-            p2 |= h
-    return p0, p1, p2
-
-
-@kernel_jit(inline='always')
-def _tt_holds(tt, slot, aux, planes, opts, ypts):
+def _tt_holds(tt, slot, rem, aux, hands, opts, ypts):
     e = tt[slot]
-    return (e['aux'] == aux and e['opts'] == opts and e['ypts'] == ypts and e['p0'] == planes[0]
-            and e['p1'] == planes[1] and e['p2'] == planes[2])
+    if e['aux'] != aux or e['opts'] != opts or e['ypts'] != ypts:
+        return False
+    for s in range(hands.shape[0]):
+        if e['h'][s] != hands[s] & rem:
+            return False
+    return True
 
 
 @kernel_jit(inline='always')
@@ -385,8 +366,7 @@ def _tt_store(tt, slot, rem, aux, hands, opts, ypts, v, a0, b0):
     """The bounds that a search within (a0, b0) finding v shows, kept in the slot (tightening
     those of the same position, replacing another's)."""
     lo, hi = -INF, INF
-    planes = _holders(rem, hands)
-    if _tt_holds(tt, slot, aux, planes, opts, ypts):
+    if _tt_holds(tt, slot, rem, aux, hands, opts, ypts):
         lo, hi = tt[slot]['lo'], tt[slot]['hi']
     if v <= a0:
         hi = min(hi, v)
@@ -396,7 +376,8 @@ def _tt_store(tt, slot, rem, aux, hands, opts, ypts, v, a0, b0):
         lo = v
         hi = v
     e = tt[slot]
-    e['p0'], e['p1'], e['p2'] = planes
+    for s in range(hands.shape[0]):
+        e['h'][s] = hands[s] & rem
     e['aux'] = aux
     e['opts'] = opts
     e['ypts'] = ypts
@@ -430,7 +411,7 @@ def _at_boundary(rem, leader, score, duty, alpha, beta, hands, side, ctx):
     tt = ctx.tt
     aux, hk = _tt_key(rem, leader, otr, duty, side, hands, opts)
     slot = np.int64((hk >> U32) & np.uint64(tt.shape[0] - 1))
-    if _tt_holds(tt, slot, aux, _holders(rem, hands), opts, ypts):
+    if _tt_holds(tt, slot, rem, aux, hands, opts, ypts):
         lo, hi = tt[slot]['lo'], tt[slot]['hi']
         if lo >= beta or lo == hi:
             return True, lo, nothing
