@@ -246,27 +246,42 @@ def count_completions(free, allowed, others, need, ways):
     for code in range(ways.shape[1]):
         ways[n, code] = 0.0
     ways[n, 0] = 1.0
+    n_codes = _stride(need, others, others.shape[0] - 1)
     for i in range(n - 1, -1, -1):
-        for code in range(_stride(need, others, others.shape[0] - 1)):
-            ways[i, code] = _ways_at(ways, i, code, n - i, free, allowed, others, need)
+        digits = 0  # the code's counts, a byte each, counted up with it (no division)
+        for code in range(n_codes):
+            ways[i, code] = _ways_at(ways, i, code, digits, n - i, free, allowed, others, need)
+            digits = _next_digits(digits, need, others)
 
 
 @kernel_jit(inline='always')
-def _ways_at(ways, i, code, left, free, allowed, others, need):
-    """The completions of free[i:] from the counts of the code (left: the cards to deal):
-    each other seat in turn taking free[i], in seat order (the sums `deal_one` draws by)."""
+def _next_digits(digits, need, others):
+    """The counts of the next completion code, a byte a seat (a hand holds fewer than 256
+    cards): the first count below its seat's need goes up, those before it back to 0."""
+    for j in range(others.shape[0] - 1):
+        shift = 8 * j
+        if (digits >> shift) & 255 < need[others[j]]:
+            return digits + (1 << shift)
+        digits &= ~(255 << shift)
+    return digits
+
+
+@kernel_jit(inline='always')
+def _ways_at(ways, i, code, digits, left, free, allowed, others, need):
+    """The completions of free[i:] from the counts of the code (digits: those counts, a byte
+    each; left: the cards to deal): each other seat in turn taking free[i], in seat order (the
+    sums `deal_one` draws by)."""
     bit = ONE << np.uint64(free[i])
     m = others.shape[0]
     w = 0.0
     stride = 1
     taken = 0
     for j in range(m - 1):
-        radix = need[others[j]] + 1
-        x = (code // stride) % radix
+        x = (digits >> (8 * j)) & 255
         taken += x
         if x > 0 and allowed[others[j]] & bit:
             w += ways[i + 1, code - stride]
-        stride *= radix
+        stride *= need[others[j]] + 1
     z = left - taken  # the last seat's count
     if z < 0 or z > need[others[m - 1]]:
         return 0.0
