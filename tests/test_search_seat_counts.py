@@ -3,17 +3,17 @@ has seats, every seat's hand is searched and keyed, and the value agrees with th
 minimax on the reference engine's rules (`solver.brute_force`), whole and card by card; its
 best line is legal in the reference engine and ends the hand at the value found."""
 
-import copy
 import random
 from pathlib import Path
 
 import pytest
 
 from kopsim.bots import solver
-from kopsim.bots.solver import brute_force, side_value, solve
+from kopsim.bots.solver import brute_force, solve
 from kopsim.engine.reference import Deal, State
 from kopsim.rules.compile import compile_rules
 from kopsim.rules.load import load_ruleset
+from test_solver import assert_line_achieves_value
 
 SEATS = Path(__file__).parent / "data" / "seats"
 TABLES = {"three-handed": 3, "five-handed": 5}
@@ -77,13 +77,7 @@ def test_the_search_agrees_with_plain_minimax_at_other_tables(table):
         with pytest.MonkeyPatch.context() as mp:  # a tiny table: entries collide all the time
             mp.setattr(solver, "table_bits", lambda n_left, n_seats: 2)
             assert solve(cr, **pos, line=False).value == pytest.approx(want, abs=1e-9)
-        line = copy.deepcopy(st)
-        line.old_side = [s for s in range(n) if (pos["old_mask"] >> s) & 1]
-        line.double_seats = list(pos["double_seats"])
-        for c in res.best_line:
-            line.apply_action(cr.cards[c])
-        assert line.is_terminal()
-        assert side_value(line.outcome.payouts, pos["old_mask"]) == pytest.approx(res.value)
+        assert_line_achieves_value(st, cr, pos, res)
         open_tricks += bool(pos["trick"])
         boundaries += not pos["trick"]
     assert open_tricks > 10 and boundaries > 5

@@ -64,6 +64,18 @@ def _random_position(cr, rng, min_plays):
     return st, _position(st, cr, old_mask, doubles)
 
 
+def assert_line_achieves_value(st, cr, pos, res):
+    """The solver's best line from st is legal, goes to the end of the hand and achieves its
+    value for the old side of pos."""
+    line = copy.deepcopy(st)
+    line.old_side = [s for s in range(len(st.held)) if (pos["old_mask"] >> s) & 1]
+    line.double_seats = list(pos["double_seats"])
+    for c in res.best_line:
+        line.apply_action(cr.cards[c])
+    assert line.is_terminal()
+    assert side_value(line.outcome.payouts, pos["old_mask"]) == pytest.approx(res.value)
+
+
 def test_terminal_payouts_match_scoring(compiled):
     """The solver's leaf arithmetic against scoring.score: played-out hands and forced ties."""
     rng = random.Random(11)
@@ -120,14 +132,7 @@ def test_solver_agrees_with_brute_force(compiled, name):
         assert res.move_values.keys() == want_moves.keys()
         for c, v in want_moves.items():
             assert res.move_values[c] == pytest.approx(v, abs=1e-9), (pos, c)
-        # the best line is legal, goes to the end of the hand and achieves the value
-        line = copy.deepcopy(st)
-        line.old_side = [s for s in range(4) if (pos["old_mask"] >> s) & 1]
-        line.double_seats = list(pos["double_seats"])
-        for c in res.best_line:
-            line.apply_action(cr.cards[c])
-        assert line.is_terminal()
-        assert side_value(line.outcome.payouts, pos["old_mask"]) == pytest.approx(res.value)
+        assert_line_achieves_value(st, cr, pos, res)
         mid += bool(pos["trick"])
         dbl += bool(pos["double_seats"])
     assert mid > 15 and dbl > 15
