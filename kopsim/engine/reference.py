@@ -29,6 +29,10 @@ DOUBLE = "double"  # the generic name restrictions use for "any double"
 class Deal:
     dealer: int
     hands: tuple[tuple[str, ...], ...]  # each seat's cards in the order dealt
+    seats: int = field(init=False, compare=False)  # at the table: one hand each
+
+    def __post_init__(self):
+        object.__setattr__(self, "seats", len(self.hands))  # read at every card played
 
     @classmethod
     def from_seed(cls, rules: Ruleset, seed: int, dealer: int) -> "Deal":
@@ -46,10 +50,6 @@ class Deal:
         for k, (ci, offset) in enumerate(zip(perm, rules.deal_offsets())):
             hands[(dealer + 1 + offset) % n].append(cards[int(ci)])
         return cls(dealer, tuple(tuple(h) for h in hands))
-
-    @property
-    def seats(self) -> int:
-        return len(self.hands)
 
     def position(self, seat: int) -> str:
         return position_of(seat, self.dealer, self.seats)

@@ -525,7 +525,9 @@ class Ruleset(_Model):
     _cache: dict = PrivateAttr(default_factory=dict)
 
     def _cached(self, key: str, make):
-        cache = self._cache
+        # the private attributes' dict itself: `self._cache` goes through pydantic's
+        # __getattr__, a cost the reference engine paid at every hand
+        cache = self.__pydantic_private__["_cache"]
         if key not in cache:
             cache[key] = make()
         return cache[key]
