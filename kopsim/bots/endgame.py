@@ -28,7 +28,7 @@ from ..engine.bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
 from ..rules.codes import TEAM_ALONE, TEAM_EACH
 from ..engine.jit import built_call, kernel_jit
 from ..engine.loop import cards_allowed, score_hand, scratch_for
-from ..engine.seats import after, before
+from ..engine.seats import after, before, seat_count
 from ..engine.steps import (called_card, eval_pred, form_teams, pay_out, play_to_trick,
                             trick_so_far)
 from ..rules.compile import card_mask
@@ -314,7 +314,7 @@ def _leaf(t, sc):
                                           nd, sc.eg_dealt)
     for s in range(t.n_seats):
         sc.eg_pay[s] = 0.0
-    pay_out(sc.eg_pay, v, winner, old, t.zero_sum, t.lone_once)
+    pay_out(sc.eg_pay, v, winner, old, t.zero_sum, t.lone_once, seat_count(t))
     young_seat = sc.eg_ctx[X_YOUNG_SEAT]
     return sc.eg_pay[sc.eg_ctx[X_OLD_SEAT]], (sc.eg_pay[young_seat] if young_seat >= 0 else 0.0)
 
@@ -382,7 +382,8 @@ def _add_deal(t, sc, seat, allowed, leader, pos, bid, bidder, nd, forehand, fits
         called = called_card(t.c_team[k], t.c_team_cards, k, decl, sc.eg_dealt)
         if called >= 0 and not _duties_fit(t, sc, k, called, _n_played(t, sc, seat, pos)):
             return False
-    old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, decl, sc.eg_dealt)
+    old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, decl, sc.eg_dealt,
+                     seat_count(t))
     _solve_deal(t, sc, seat, allowed, leader, pos, k, old, nd, called)
     return True
 

@@ -29,7 +29,7 @@ from ..engine.bits import ONE, ZERO
 from ..engine.botcalls import SeatView
 from ..rules.codes import CALL_BID, N_PRICED_TIERS, TIER_OUT, WIN_NOBODY, WIN_OLD
 from ..engine.jit import built_call, kernel_jit
-from ..engine.seats import after
+from ..engine.seats import after, seat_count
 from ..engine.steps import called_card, form_teams, laufende_value, pay_out, trick_so_far
 from .pricing import (P_PAY_OLD, P_PAY_YOUNG, P_VALUES, PricingStore, full_window, pricing_row,
                       pricing_store, unscaled)
@@ -139,14 +139,14 @@ def _lead_payout(t, ps, h, k, old, called, n_doubles, added, seat, forehand):
             if pf[P_VALUES + i] == v:
                 return pf[pay + i]
     # the payout of a best line's outcome
-    for s in range(t.n_seats):
+    for s in range(seat_count(t)):
         ps.line_h[s] = h[s]
     for i in range(ps.pv.shape[0]):
         ps.pv[i] = -1
     solve_position(ps.root_i, ps.root_f, ps.line_h, side, ctx, ps.line_v, ps.pv,
                    np.bool_(False), np.bool_(True))
     _first_lead_root(ps, t.suit[t.c_order[k]], called, forehand)
-    for s in range(t.n_seats):
+    for s in range(seat_count(t)):
         ps.line_h[s] = h[s]
     return pf[pay + line_outcome(ps.root_i, ps.root_f, ps.line_h, ps.pv, side[0], ctx)]
 
@@ -169,14 +169,16 @@ def _search(t, ps, k, old, called, n_doubles, added):
 def _contract_payout(t, ps, h, k, declarer, n_doubles, seat, forehand, punished):
     """Seat's payout in the deal h when the auction ends in contract k of declarer under the
     doubles ps.doubles[:n_doubles] (see the module docstring: punished)."""
-    old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, declarer, h)
+    old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, declarer, h,
+                     seat_count(t))
     if t.c_instant[k]:  # won at once, at the out price, without doubles (or thrown in)
-        for s in range(t.n_seats):
+        for s in range(seat_count(t)):
             ps.pay[s] = 0.0
         if t.c_thrown_in[k]:
-            pay_out(ps.pay, 0.0, WIN_NOBODY, old, t.zero_sum, t.lone_once)
+            pay_out(ps.pay, 0.0, WIN_NOBODY, old, t.zero_sum, t.lone_once, seat_count(t))
         else:
-            pay_out(ps.pay, t.c_won[k, TIER_OUT], WIN_OLD, old, t.zero_sum, t.lone_once)
+            pay_out(ps.pay, t.c_won[k, TIER_OUT], WIN_OLD, old, t.zero_sum, t.lone_once,
+                    seat_count(t))
         return ps.pay[seat]
     added = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, k, h, old)
     called = -1
@@ -185,7 +187,7 @@ def _contract_payout(t, ps, h, k, declarer, n_doubles, seat, forehand, punished)
     pay = _lead_payout(t, ps, h, k, old, called, n_doubles, added, seat, forehand)
     if not punished or pay >= 0.0 or n_doubles >= t.c_max_doubles[k]:
         return pay
-    n = t.n_seats
+    n = seat_count(t)
     mine = old if (old >> seat) & 1 else (~old & ((1 << n) - 1))
     other = 0
     while other < n and (mine >> other) & 1:
@@ -208,7 +210,7 @@ def _call_values(t, ps, nw, seat, dealer, legal, m, punished):
     K = t.c_team.shape[0]
     bid, bidder = ws.shown[0], ws.shown[1]  # public: the bid in force
     nd = ws.doubles[0]
-    forehand = after(dealer, 1, t.n_seats)
+    forehand = after(dealer, 1, seat_count(t))
     for w in range(nw):
         h = ws.hands[w]
         for j in range(m):
@@ -276,7 +278,7 @@ def pimc_call(t, ps, params, seed, view, legal, m):
 @kernel_jit(inline='always')
 def _taken_so_far(t, ps, cards, played, winners):
     """ps.points, ps.tricks: what each seat has taken in the finished tricks."""
-    n = t.n_seats
+    n = seat_count(t)
     for s in range(n):
         ps.points[s] = 0.0
         ps.tricks[s] = 0
@@ -292,7 +294,7 @@ def _card_root(t, ps, k, old, called, cards, played, leaders):
     """ps.root_*: the open trick of the play so far in contract k, for old side old; called:
     the called card while on duty (-1 none)."""
     o = t.c_order[k]
-    n = t.n_seats
+    n = seat_count(t)
     ri, rf = ps.root_i, ps.root_f
     opts = ypts = 0.0
     otr = ytr = 0
@@ -318,7 +320,7 @@ def _on_duty(t, k, called, cards, played):
     if called < 0:
         return -1
     o = t.c_order[k]
-    n = t.n_seats
+    n = seat_count(t)
     for trick in range(played // n):
         if t.suit[o, cards[n * trick]] == t.suit[o, called]:
             return -1
@@ -332,7 +334,7 @@ def _add_card_values(t, ps, w, seat, m, cards, played, leaders, gone):
     ws = ps.worlds
     h = ws.hands[w]
     k, d = ws.contract[w], ws.declarer[w]
-    old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, d, h)
+    old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, d, h, seat_count(t))
     added = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, k, h, old)
     called = -1
     if t.c_run_away[k] > 0:
@@ -343,7 +345,7 @@ def _add_card_values(t, ps, w, seat, m, cards, played, leaders, gone):
         ps.doubles[i] = ws.double_seats[i]
     side, ctx = _search(t, ps, k, old, called, nd, added)
     _card_root(t, ps, k, old, called, cards, played, leaders)
-    for s in range(t.n_seats):
+    for s in range(seat_count(t)):
         ps.held[s] = h[s] & ~gone
     lo, hi = full_window(ctx.pf)
     sign = 1.0 if (old >> seat) & 1 else -1.0

@@ -364,7 +364,7 @@ def _predicate_key(preds, hands, w, dealer, n_pred):
         k = preds.sided[i]
         for declarer in range(n):
             old = form_teams(preds.c_team[k], preds.c_team_mask[k], preds.c_team_cards, k,
-                             declarer, h)
+                             declarer, h, n)
             key = mix64(key ^ (np.uint64(old + (1 << n) * (declarer + n * i)) + ONE) * GOLDEN)
     return key
 
@@ -439,7 +439,8 @@ def deal_terms(t, k, declarer, hands, olds, added, called):
     the called card whose duties its holder keeps (-1 none: `called_card`). t: DealTables."""
     for w in range(hands.shape[0]):
         h = hands[w]
-        old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, declarer, h)
+        old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, declarer, h,
+                         hands.shape[1])
         olds[w] = old
         added[w] = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, k, h, old)
         called[w] = -1

@@ -208,7 +208,8 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     if a.c_instant[contract]:
         # won at once, at the out price, without doubles or multipliers
         pay = np.zeros(a.n_seats, np.float64)
-        pay_out(pay, a.c_won[contract, TIER_OUT], WIN_OLD, old_mask, a.zero_sum, a.lone_once)
+        pay_out(pay, a.c_won[contract, TIER_OUT], WIN_OLD, old_mask, a.zero_sum, a.lone_once,
+                a.n_seats)
         return SolveResult(side_value(pay, old_mask), [], {}, 0, None)
     trick = [int(c) for c in trick]
     hands_arr = np.array([int(h) for h in hands], np.uint64)

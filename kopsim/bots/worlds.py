@@ -27,7 +27,7 @@ from ..engine.bits import ONE, ZERO, popcount
 from ..engine.codes import REPLAY_CONTRADICTED, REPLAY_NEXT, REPLAY_OVER
 from ..engine.draws import GOLDEN, STREAM, mix64
 from ..engine.jit import kernel_jit
-from ..engine.seats import after
+from ..engine.seats import after, seat_count
 from ..engine.loop import cards_allowed, replay_auction, scratch_for
 from ..engine.steps import called_card, play_to_trick
 from .sampler import Constraints, add_allowed, count_completions, deal_one, needs_code
@@ -137,7 +137,7 @@ def _constrain(t, ws, seat, own, played, shown_bid):
     """What seat knows of the unseen cards (ws.known, free, allowed, need, others), under the
     card order of the bid shown or, with none, of every contract played when nobody bids (a
     card is ruled out only if every such order rules it out); returns how many are unseen."""
-    nc, n = t.n_cards, t.n_seats
+    nc, n = t.n_cards, seat_count(t)
     for s in range(n):
         ws.known[s] = ZERO
         ws.allowed[s] = ZERO
@@ -183,7 +183,7 @@ def _played_legally(t, ws, w, played, contract, declarer):
     """Whether every card played was legal in world w under its contract (the called card's
     duties included, until its suit is led)."""
     o = t.c_order[contract]
-    n = t.n_seats
+    n = seat_count(t)
     for s in range(n):
         ws.left[s] = ws.hands[w, s]
     called = -1
@@ -212,7 +212,7 @@ def keep_world(t, ws, w, dealer, to_speak, shown, played):
     next, -1 once the play has begun); its reading of the auction into ws. (Compiled once, for
     calls and cards alike.)"""
     sc = ws.scratch
-    for s in range(t.n_seats):
+    for s in range(seat_count(t)):
         sc.hands[s] = ws.hands[w, s]
     found, speaker, contract, declarer, imp, imp_decl, nd = replay_auction(t, ws.lineup, sc,
                                                                            ws.out, dealer)
@@ -257,7 +257,7 @@ def draw_worlds(t, ws, view, n, state, max_draws):
     draws = 0
     while filled < n and draws < max_draws:
         draws += 1
-        for s in range(t.n_seats):
+        for s in range(seat_count(t)):
             ws.hands[filled, s] = ws.known[s]
         state = deal_one(cons, ws.ways, state, ws.hands, filled)
         if keep_world(t, ws, np.int64(filled), dealer, view.to_speak, view.shown, played):

@@ -20,7 +20,7 @@ from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, REPLAY_CONTRADICTE
     REPLAY_OVER)
 from .draws import STREAM, draw, mix64
 from .jit import kernel_jit
-from .seats import after, before
+from .seats import after, before, seat_count
 from .steps import (called_card, classify, count_doubles, deal, deal_given, each_alone_result,
                     eval_preds, form_teams, jungfrau_factor, laufende_value, legal_play, pay_out,
                     play_to_trick, price, tie_winner)
@@ -155,8 +155,8 @@ def _no_bid_contract(t, elig, forehand):
         k = t.no_bid[j]
         if not t.c_has_pred[k]:
             return k, -1
-        for i in range(t.n_seats):
-            s = after(forehand, i, t.n_seats)
+        for i in range(seat_count(t)):
+            s = after(forehand, i, seat_count(t))
             if elig[k, s]:
                 return k, (s if t.c_team[k] == TEAM_ALONE else -1)
     return -1, -1
@@ -166,7 +166,7 @@ def _no_bid_contract(t, elig, forehand):
 def _believe_no_bid(t, elig, bel_k, bel_decl):
     """What each seat can tell of the no-bid contract from its own hand: a contract it would
     play alone, or the normal one (the heuristic plays by this)."""
-    for s in range(t.n_seats):
+    for s in range(seat_count(t)):
         bel_k[s] = t.normal_k
         bel_decl[s] = -1
         for j in range(t.no_bid.shape[0]):
@@ -184,8 +184,8 @@ def _dealt_contract(t, elig, forehand):
     """(contract, declarer) that the deal itself makes (a special hand), or (-1, -1)."""
     for j in range(t.dealt.shape[0]):
         k = t.dealt[j]
-        for i in range(t.n_seats):
-            s = after(forehand, i, t.n_seats)
+        for i in range(seat_count(t)):
+            s = after(forehand, i, seat_count(t))
             if elig[k, s]:
                 return k, s
     return -1, -1
@@ -225,11 +225,13 @@ def _may_double(t, sc, seat, k, decl, nd, cap):
     sides_known = decl >= 0 or t.c_team[k] == TEAM_HOLDERS
     if nd == 0:
         if t.c_first_double_young[k] and sides_known:
-            old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, decl, sc.hands)
+            old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, decl, sc.hands,
+                             seat_count(t))
             return not (old >> seat) & 1
         return seat != decl or t.c_decl_double_first[k]
     if t.forbid_own_double and sides_known:
-        old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, decl, sc.hands)
+        old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, decl, sc.hands,
+                         seat_count(t))
         return ((old >> seat) & 1) != ((old >> sc.double_seats[nd - 1]) & 1)
     return True
 
@@ -358,13 +360,13 @@ def _bot_call(t, lu, sc, out, h, seat, m, ncalls, position, force, pimc):
     if kind == BOT_RANDOM:
         return _draw_seat(sc.streams, seat, m)
     if pimc and kind == BOT_PIMC:
-        view = _view(sc, out, h, seat, before(seat, position + 1, t.n_seats), ncalls, 0, seat)
+        view = _view(sc, out, h, seat, before(seat, position + 1, seat_count(t)), ncalls, 0, seat)
         return botcalls.pimc_call(t, lu.pimc, lu.bot_params[b], sc.seed[0], view, buf,
                                   np.int64(m))
     if pimc and kind == BOT_LEARNT:
         if m == 1:  # one call: the call and its arguments cost more than the choice
             return 0
-        view = _view(sc, out, h, seat, before(seat, position + 1, t.n_seats), ncalls, 0, seat)
+        view = _view(sc, out, h, seat, before(seat, position + 1, seat_count(t)), ncalls, 0, seat)
         return botcalls.learnt_call(lu.learnt, lu.bot_params[b], view, buf, np.int64(m))
     if kind == BOT_EV:
         k = bid if bid >= 0 else t.normal_k
@@ -404,9 +406,9 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, bots, pimc):
     reopening, reopened, min_calls = False, False, 0  # a silent round reopens it once
     while True:
         if t.style == STYLE_SINGLE:
-            if speaks == t.n_seats:
+            if speaks == seat_count(t):
                 break
-            turn = after(forehand, speaks, t.n_seats)
+            turn = after(forehand, speaks, seat_count(t))
             speaks += 1
         first = ((spoken >> turn) & 1) == 0
         fo = t.style == STYLE_ASK and turn == forehand and first
@@ -420,7 +422,7 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, bots, pimc):
             m = _restrict_calls(t, sc, m, turn, first, bid, asked)
         if t.style == STYLE_SINGLE and n_bids == 0:
             continue  # nothing to bid: this seat does not speak
-        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, before(turn, forehand, t.n_seats),
+        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, before(turn, forehand, seat_count(t)),
                          (bid, bidder, nd, reopening), bots, pimc)
         if j < 0:  # a replay stops
             out.ncalls[h] = ncalls
@@ -444,12 +446,12 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, bots, pimc):
                 nd += 1
         spoken |= 1 << turn
         if t.style != STYLE_SINGLE:
-            if reopening and (bid >= 0 or passes == t.n_seats):
+            if reopening and (bid >= 0 or passes == seat_count(t)):
                 if bid < 0:
                     break  # nobody announced
                 # the announcement in force, the auction restarts from forehand; it ends only
                 # once every seat has spoken in it
-                reopening, passes, turn, min_calls = False, 0, forehand, ncalls + t.n_seats
+                reopening, passes, turn, min_calls = False, 0, forehand, ncalls + seat_count(t)
                 continue
             if not reopening and ncalls >= min_calls and passes >= (
                     t.end_after_passes if any_call else t.end_after_passes_without_call):
@@ -457,7 +459,7 @@ def _auction(t, lu, sc, out, h, forehand, imp, imp_decl, bots, pimc):
                     break
                 reopening, reopened, passes, turn = True, True, 0, forehand  # a silent round
                 continue
-            turn = after(turn, 1, t.n_seats)
+            turn = after(turn, 1, seat_count(t))
     if t.doubles_after_single and bid >= 0:
         nd, ncalls = _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken,
                                      bots, pimc)
@@ -495,7 +497,7 @@ def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken, bo
             m = 2
         if t.r_forbid.shape[0] > 0:
             m = _restrict_calls(t, sc, m, turn, ((spoken >> turn) & 1) == 0, bid, 0)
-        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, before(turn, forehand, t.n_seats),
+        j = _choose_call(t, lu, sc, out, h, turn, m, ncalls, before(turn, forehand, seat_count(t)),
                          (bid, bidder, nd, False), bots, pimc)
         if j < 0:  # a replay stops
             return nd, ncalls
@@ -509,9 +511,9 @@ def _doubling_round(t, lu, sc, out, h, forehand, bid, bidder, ncalls, spoken, bo
             sc.double_seats[nd] = turn
             nd += 1
             passes, doubled = 0, True
-        if passes >= (t.end_after_passes if doubled else t.n_seats):
+        if passes >= (t.end_after_passes if doubled else seat_count(t)):
             return nd, ncalls
-        turn = after(turn, 1, t.n_seats)
+        turn = after(turn, 1, seat_count(t))
 
 
 @kernel_jit(inline='always')
@@ -530,13 +532,13 @@ def _choose_card(t, lu, sc, out, h, seat, allowed, force, at, endgame, pimc):
     if kind == BOT_RANDOM:
         return nth_bit(allowed, _draw_seat(sc.streams, seat, popcount(allowed)))
     if pimc and kind == BOT_PIMC:
-        view = _view(sc, out, h, seat, before(forehand, 1, t.n_seats), out.ncalls[h], played,
+        view = _view(sc, out, h, seat, before(forehand, 1, seat_count(t)), out.ncalls[h], played,
                      -1)
         return botcalls.pimc_card(t, lu.pimc, lu.bot_params[b], sc.seed[0], view, allowed)
     if pimc and kind == BOT_LEARNT:
         if not allowed & (allowed - ONE):  # one card: the call and its arguments cost more
             return lowbit_index(allowed)
-        view = _view(sc, out, h, seat, before(forehand, 1, t.n_seats), out.ncalls[h], played,
+        view = _view(sc, out, h, seat, before(forehand, 1, seat_count(t)), out.ncalls[h], played,
                      -1)
         return botcalls.learnt_card(lu.learnt, lu.bot_params[b], view, allowed)
     if endgame and kind == BOT_EV:
@@ -573,7 +575,7 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, force, endgame, 
     forehand = leader
     for c in range(t.n_cards):
         sc.who_played[c] = -1
-    n = t.n_seats
+    n = seat_count(t)
     for s in range(n):
         sc.left[s] = sc.hands[s]
     called = -1  # the called card, while its duties hold (until its suit is first led)
@@ -612,7 +614,7 @@ def score_hand(t, points, tricks, double_seats, contract, old, nd, dealt):
     each seat's; double_seats[:nd]: who doubled; dealt: each seat's cards as dealt, for the
     Laufende). The ev bot's endgame prices its lines here."""
     old_pts, young_pts, old_tricks, young_tricks, n_old = 0.0, 0.0, 0, 0, 0
-    for s in range(t.n_seats):
+    for s in range(seat_count(t)):
         if (old >> s) & 1:
             old_pts += points[s]
             old_tricks += tricks[s]
@@ -640,11 +642,11 @@ def score_each_alone(t, sc, contract, forehand):
     old, winner = each_alone_result(sc.points, sc.tricks, sc.who_played,
                                     t.trump_rank[t.c_order[contract]], t.c_ramsch_loser[contract],
                                     t.c_durch_points[contract], t.c_durch_all[contract],
-                                    t.n_cards // t.n_seats, forehand)
+                                    t.n_cards // seat_count(t), forehand, seat_count(t))
     v = price(t.c_won, t.c_lost, t.c_mult, contract, winner, TIER_LONE, 0, t.tie_value,
               t.factor, 0.0)
     if winner == WIN_YOUNG and t.c_jungfrau[contract]:
-        v *= jungfrau_factor(sc.tricks)
+        v *= jungfrau_factor(sc.tricks, seat_count(t))
     return old, winner, TIER_LONE, 0, v
 
 
@@ -652,16 +654,16 @@ def score_each_alone(t, sc, contract, forehand):
 def _deal_hand(t, lu, sc, out, h, seed, dealer):
     """Deals hand h (shuffled from its seed, or as calibration gives it), seeds each seat's
     stream, and works out who meets which condition (sc.elig)."""
-    for s in range(t.n_seats):
+    for s in range(seat_count(t)):
         sc.streams[s] = mix64(seed + np.uint64(s + 1) * STREAM)
     sc.seed[0] = seed
-    deal(sc.perm, sc.hands, mix64(seed), dealer, t.deal_to)
+    deal(sc.perm, sc.hands, mix64(seed), dealer, t.deal_to, seat_count(t))
     if lu.given.shape[0] > 0:
-        deal_given(sc.perm, sc.hands, lu.given, h, dealer, t.deal_to)
+        deal_given(sc.perm, sc.hands, lu.given, h, dealer, t.deal_to, seat_count(t))
     for i in range(t.n_cards):
         out.perm[h, i] = sc.perm[i]
     eval_preds(sc.elig, sc.hands, dealer, t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end,
-               sc.stack)
+               sc.stack, seat_count(t))
 
 
 @kernel_jit(inline='always')
@@ -700,9 +702,9 @@ def replay_auction(t, lu, sc, out, dealer):
     on, the seat to speak next, else REPLAY_CONTRADICTED; that seat; the contract, its
     declarer, once over; the no-bid contract, its declarer; the doubles said, their seats in
     sc.double_seats). What the table saw of the contract is in sc.shown."""
-    forehand = after(dealer, 1, t.n_seats)
+    forehand = after(dealer, 1, seat_count(t))
     eval_preds(sc.elig, sc.hands, dealer, t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end,
-               sc.stack)
+               sc.stack, seat_count(t))
     lu.replay_out[1] = REPLAY_OVER
     lu.replay_out[2] = -1
     contract, declarer, _, _, nd, imp, imp_decl = _contract_of(t, lu, sc, out, 0, forehand,
@@ -722,14 +724,14 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
     pimc (constants of each kernel): may an ev bot's card play solve the last tricks, may a
     bot be of the pimc kind?"""
     dealer = dealers[h]
-    forehand = after(dealer, 1, t.n_seats)
+    forehand = after(dealer, 1, seat_count(t))
     _deal_hand(t, lu, sc, out, h, np.uint64(seeds[h]), dealer)
     _believe_no_bid(t, sc.elig, sc.believed_k, sc.believed_decl)
     contract, declarer, bid, bidder, nd, _, _ = _contract_of(t, lu, sc, out, h, forehand, True,
                                                              pimc)
     old = form_teams(t.c_team[contract], t.c_team_mask[contract], t.c_team_cards, contract,
-                     declarer, sc.hands)
-    for s in range(t.n_seats):
+                     declarer, sc.hands, seat_count(t))
+    for s in range(seat_count(t)):
         sc.points[s], sc.tricks[s], sc.pay[s] = 0.0, 0, 0.0
     if t.c_instant[contract]:  # won at once, at the out price, without doubles
         winner, tier, counted, v = WIN_OLD, TIER_INSTANT, 0, t.c_won[contract, TIER_OUT]
@@ -743,10 +745,10 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
         else:
             winner, tier, counted, v = score_hand(t, sc.points, sc.tricks, sc.double_seats,
                                                   contract, old, nd, sc.hands)
-    pay_out(sc.pay, v, winner, old, t.zero_sum, t.lone_once)
+    pay_out(sc.pay, v, winner, old, t.zero_sum, t.lone_once, seat_count(t))
     out.contract[h], out.declarer[h], out.old[h] = contract, declarer, old
     out.doubles[h], out.winner[h], out.tier[h] = counted, winner, tier
-    for s in range(t.n_seats):
+    for s in range(seat_count(t)):
         out.points[h, s] = sc.points[s]
         out.tricks[h, s] = sc.tricks[s]
         out.payouts[h, s] = sc.pay[s]

@@ -23,3 +23,10 @@ def before(seat, i, n):
     after seat i (before(s, forehand, n): s's place counted from forehand)."""
     s = seat - i
     return s + n if s < 0 else s
+
+
+@njit(cache=True, inline='always')
+def seat_count(t):
+    """The seat count of compiled rules t (`RuleTables`), a constant of the compiled code: the
+    length of t.seat_ids, which numba folds (a table of each size is compiled apart)."""
+    return len(t.seat_ids)

@@ -29,9 +29,9 @@ from .seats import after, before
 
 
 @njit(cache=True, inline='always')
-def deal(perm, hands, state, dealer, deal_to):
+def deal(perm, hands, state, dealer, deal_to, n):
     """Shuffle the deck from the deal's stream and deal it out (`hand_out`): perm[i] is the
-    i-th card dealt, hands[s] seat s's mask."""
+    i-th card dealt, hands[s] seat s's mask (n seats)."""
     nc = perm.shape[0]
     for i in range(nc):
         perm[i] = i
@@ -40,23 +40,24 @@ def deal(perm, hands, state, dealer, deal_to):
         c = perm[i]
         perm[i] = perm[j]
         perm[j] = c
-    hand_out(perm, hands, dealer, deal_to)
+    hand_out(perm, hands, dealer, deal_to, n)
 
 
 @njit(cache=True, inline='always')
-def deal_given(perm, hands, given, h, dealer, deal_to):
+def deal_given(perm, hands, given, h, dealer, deal_to, n):
     """Deal h as given (given[h, i]: the i-th card dealt), instead of shuffled: calibration
     chooses the hands it studies."""
     for i in range(perm.shape[0]):
         perm[i] = given[h, i]
-    hand_out(perm, hands, dealer, deal_to)
+    hand_out(perm, hands, dealer, deal_to, n)
 
 
 @njit(cache=True, inline='always')
-def hand_out(perm, hands, dealer, deal_to):
+def hand_out(perm, hands, dealer, deal_to, n):
     """hands[s]: the cards of perm dealt to seat s; the i-th card goes to the seat deal_to[i]
-    places on from the dealer's left (RuleTables.deal_to: one at a time round the table)."""
-    n = len(hands)
+    places on from the dealer's left (RuleTables.deal_to: one at a time round the table). n:
+    the seat count, a constant of the kernel's compiled code (`seats.seat_count`), as in the
+    steps below that take it."""
     for s in range(n):
         hands[s] = ZERO
     forehand = after(dealer, 1, n)
@@ -104,10 +105,9 @@ def eval_pred(p, hand, pos, p_op, p_mask, p_a, p_b, p_start, p_end, stack):
 
 
 @kernel_jit()
-def eval_preds(elig, hands, dealer, p_op, p_mask, p_a, p_b, p_start, p_end, stack):
+def eval_preds(elig, hands, dealer, p_op, p_mask, p_a, p_b, p_start, p_end, stack, n):
     """elig[p, s]: seat s meets predicate p (contract eligibility, then restriction holdings),
     from the predicate programs p_* of `RuleTables`."""
-    n = len(hands)
     for p in range(elig.shape[0]):
         for s in range(n):
             elig[p, s] = eval_pred(p, hands[s], before(s, dealer + 1, n), p_op, p_mask, p_a,
@@ -118,7 +118,7 @@ def eval_preds(elig, hands, dealer, p_op, p_mask, p_a, p_b, p_start, p_end, stac
 
 
 @njit(cache=True, inline='always')
-def form_teams(team, team_mask, team_cards, k, declarer, hands):
+def form_teams(team, team_mask, team_cards, k, declarer, hands, n):
     """The old side (seat bits) of contract k (team: its TEAM_* kind, team_mask: its team
     cards): their holders; or the declarer and the holder of the first team card he lacks
     (team_cards[k]); or the declarer alone; or, each for himself, nobody until the play is
@@ -127,7 +127,7 @@ def form_teams(team, team_mask, team_cards, k, declarer, hands):
         return 0
     if team == TEAM_HOLDERS:
         old = 0
-        for s in range(len(hands)):
+        for s in range(n):
             if hands[s] & team_mask:
                 old |= 1 << s
     else:
@@ -138,7 +138,7 @@ def form_teams(team, team_mask, team_cards, k, declarer, hands):
             if c < 0:
                 break
             if not (hands[declarer] >> np.uint64(c)) & ONE:
-                for s in range(len(hands)):
+                for s in range(n):
                     if (hands[s] >> np.uint64(c)) & ONE:
                         old |= 1 << s
                 break
@@ -306,14 +306,13 @@ def laufende_value(lauf_cards, lauf_from, lauf_value, k, hands, old):
 
 @njit(cache=True, inline='always')
 def each_alone_result(points, tricks, who_played, trump_rank, loser_rule, durch_points,
-                      durch_all, n_tricks, forehand):
+                      durch_all, n_tricks, forehand, n):
     """(old, winner) of a hand played each for himself (Ramsch). A seat that takes every trick
     (durch_all) or at least durch_points makes a Durchmarsch and wins alone: old is he, WIN_OLD.
     Else the seat with the most points loses alone (WIN_YOUNG): of seats tied on them, with
     loser_rule LOSER_MOST_TRICKS the one with the most tricks, then the one who played the
     highest trump (trump_rank[c]: 0 the highest, -1 not a trump), then the first from
     forehand."""
-    n = len(points)
     most = points[0]
     for s in range(n):
         if (durch_all and tricks[s] == n_tricks) or points[s] >= durch_points:
@@ -345,10 +344,10 @@ def each_alone_result(points, tricks, who_played, trump_rank, loser_rule, durch_
 
 
 @njit(cache=True, inline='always')
-def jungfrau_factor(tricks):
+def jungfrau_factor(tricks, n):
     """Each seat without a trick doubles what the loser of a Ramsch pays."""
     f = 1.0
-    for s in range(len(tricks)):
+    for s in range(n):
         if tricks[s] == 0:
             f *= 2.0
     return f
@@ -405,13 +404,12 @@ def rest_of(whole, share, k):
 
 
 @njit(cache=True, inline='always')
-def pay_out(pay, v, winner, old, zero_sum, lone_once):
+def pay_out(pay, v, winner, old, zero_sum, lone_once, n):
     """Adds the payments of value v to pay. When one side is a single player his game is
     priced per opponent: v from or to each, or (lone_once) v in all, shared equally by them.
     The opponent seated last after him takes what rounding leaves of his amount, so the hand is
     exactly zero-sum (docs/rulesets.md, `lone_settlement`). Otherwise each winner receives v
-    and, zero-sum, each loser pays v."""
-    n = len(pay)
+    and, zero-sum, each loser pays v (n seats)."""
     n_old = popcount(np.uint64(old))
     if winner == WIN_NOBODY or v == 0.0:
         pass

@@ -327,7 +327,8 @@ def compile_rules(r: Ruleset) -> CompiledRules:
     no_bid = [kidx[n] for n in A.no_bid]
     open_no_bid = [k for k in no_bid if r.contracts[contracts[k]].eligible is None]
     tables = RuleTables(
-        n_seats=r.deck.players, n_cards=nc, deal_to=np.array(r.deal_offsets(), np.int8),
+        n_seats=r.deck.players, seat_ids=tuple(range(r.deck.players)), n_cards=nc,
+        deal_to=np.array(r.deal_offsets(), np.int8),
         card_points=np.array([r.deck.card_points(c) for c in cards], np.float64),
         suit=suit, suit_mask=suit_mask, beat_mask=beat_mask, trump_rank=_trump_ranks(r, faces),
         p_op=p_op, p_mask=p_mask, p_a=p_a, p_b=p_b, p_start=p_start, p_end=p_end,

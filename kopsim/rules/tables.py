@@ -15,6 +15,10 @@ import numpy as np
 class RuleTables(NamedTuple):
     # --- the table: its seats, each dealt a hand and playing to every trick (deck.players)
     n_seats: int
+    # the seats 0 .. n_seats - 1 as a tuple: its length is part of the compiled type, so the
+    # compiled code reads the count as a constant (`engine.seats.seat_count`) and is compiled
+    # once for each table size, its loops over the seats unrolled like the `range(4)` they were
+    seat_ids: tuple
     # --- cards and card orders (o: order index, s: suit group, 0 = trumps)
     n_cards: int
     deal_to: np.ndarray  # [i] int8: where the i-th card dealt goes, a seat counted from the
