@@ -27,10 +27,11 @@ import numpy as np
 
 from ..engine.bits import ONE, ZERO
 from ..engine.botcalls import SeatView
-from ..rules.codes import CALL_BID, N_PRICED_TIERS, TIER_OUT, WIN_NOBODY, WIN_OLD
+from ..rules.codes import CALL_BID, N_PRICED_TIERS
 from ..engine.jit import built_call, kernel_jit
 from ..engine.seats import after, seat_count
-from ..engine.steps import called_card, form_teams, laufende_value, pay_out, trick_so_far
+from ..engine.steps import (called_card, form_teams, instant_result, laufende_value, pay_out,
+                            trick_so_far)
 from .pricing import (P_PAY_OLD, P_PAY_YOUNG, P_VALUES, PricingStore, full_window, pricing_row,
                       pricing_store, unscaled)
 from .roots import card_value, line_outcome, position_value, solve_position
@@ -171,14 +172,11 @@ def _contract_payout(t, ps, h, k, declarer, n_doubles, seat, forehand, punished)
     doubles ps.doubles[:n_doubles] (see the module docstring: punished)."""
     old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, declarer, h,
                      seat_count(t))
-    if t.c_instant[k]:  # won at once, at the out price, without doubles (or thrown in)
+    if t.c_instant[k]:
         for s in range(seat_count(t)):
             ps.pay[s] = 0.0
-        if t.c_thrown_in[k]:
-            pay_out(ps.pay, 0.0, WIN_NOBODY, old, t.zero_sum, t.lone_once, seat_count(t))
-        else:
-            pay_out(ps.pay, t.c_won[k, TIER_OUT], WIN_OLD, old, t.zero_sum, t.lone_once,
-                    seat_count(t))
+        winner, _, _, v = instant_result(t.c_won, t.c_thrown_in, k)
+        pay_out(ps.pay, v, winner, old, t.zero_sum, t.lone_once, seat_count(t))
         return ps.pay[seat]
     added = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, k, h, old)
     called = -1

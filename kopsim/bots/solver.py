@@ -19,9 +19,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..rules.codes import N_PRICED_TIERS, TIER_NAMES, TIER_OUT, WIN_NOBODY, WIN_OLD, WINNER_NAMES
+from ..rules.codes import N_PRICED_TIERS, TIER_NAMES, WIN_NOBODY, WINNER_NAMES
 from ..engine.jit import built_call
-from ..engine.steps import count_doubles, laufende_value, pay_out
+from ..engine.steps import count_doubles, instant_result, laufende_value, pay_out
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
 from .pricing import (P_DIRECTION, P_PAY_OLD, P_PAY_YOUNG, P_UNSCALED, P_VALUES, P_WIDTH,
@@ -206,10 +206,9 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     old_mask = int(old_mask) & _all_seats(cr)
     points, tricks = _taken_so_far(cr, points, tricks)
     if a.c_instant[contract]:
-        # won at once, at the out price, without doubles or multipliers
         pay = np.zeros(a.n_seats, np.float64)
-        pay_out(pay, a.c_won[contract, TIER_OUT], WIN_OLD, old_mask, a.zero_sum, a.lone_once,
-                a.n_seats)
+        winner, _, _, v = instant_result(a.c_won, a.c_thrown_in, contract)
+        pay_out(pay, v, winner, old_mask, a.zero_sum, a.lone_once, a.n_seats)
         return SolveResult(side_value(pay, old_mask), [], {}, 0, None)
     trick = [int(c) for c in trick]
     hands_arr = np.array([int(h) for h in hands], np.uint64)

@@ -14,16 +14,15 @@ import numpy as np
 from .bits import ONE, ZERO, lowbit_index, nth_bit, popcount
 from . import botcalls
 from ..rules.codes import (CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_SINGLE, TEAM_ALONE,
-    TEAM_EACH, TEAM_HOLDERS, TIER_INSTANT, TIER_LONE, TIER_OUT, TIER_THROWN_IN, WIN_NOBODY, WIN_OLD,
-    WIN_YOUNG)
+    TEAM_EACH, TEAM_HOLDERS, TIER_LONE, WIN_YOUNG)
 from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, REPLAY_CONTRADICTED, REPLAY_NEXT,
     REPLAY_OVER)
 from .draws import STREAM, draw, mix64
 from .jit import kernel_jit
 from .seats import after, before, seat_count
 from .steps import (called_card, classify, count_doubles, deal, deal_given, each_alone_result,
-                    eval_preds, form_teams, jungfrau_factor, laufende_value, legal_play, pay_out,
-                    play_to_trick, price, tie_winner)
+                    eval_preds, form_teams, instant_result, jungfrau_factor, laufende_value,
+                    legal_play, pay_out, play_to_trick, price, tie_winner)
 
 
 class Lineup(NamedTuple):
@@ -733,10 +732,8 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
                      declarer, sc.hands, seat_count(t))
     for s in range(seat_count(t)):
         sc.points[s], sc.tricks[s], sc.pay[s] = 0.0, 0, 0.0
-    if t.c_instant[contract]:  # won at once, at the out price, without doubles
-        winner, tier, counted, v = WIN_OLD, TIER_INSTANT, 0, t.c_won[contract, TIER_OUT]
-        if t.c_thrown_in[contract]:  # nobody plays: nobody wins, nothing is paid
-            winner, tier, v = WIN_NOBODY, TIER_THROWN_IN, 0.0
+    if t.c_instant[contract]:
+        winner, tier, counted, v = instant_result(t.c_won, t.c_thrown_in, contract)
     else:
         _play_tricks(t, lu, sc, out, h, forehand, contract, declarer, (bid, bidder, nd),
                      endgame, pimc)

@@ -19,7 +19,7 @@ from .bits import ONE, ZERO, allowed_cards, popcount
 from ..rules.codes import (GOAL_ALL_TRICKS, GOAL_NO_TRICKS, LOSER_MOST_TRICKS, MULT_OLD_LOST,
     MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_OR, P_POS,
     TEAM_CALLED, TEAM_EACH, TEAM_HOLDERS, TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIER_LONE,
-    TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
+    TIER_INSTANT, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_THROWN_IN, TIER_TIE, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
 from .draws import draw
 from .jit import kernel_jit
 from .seats import after, before
@@ -357,6 +357,17 @@ def jungfrau_factor(tricks, n):
 def outcome_slot(winner, tier):
     """Index of (winner, tier) in a flat table of outcomes, nobody's row first."""
     return (winner - WIN_NOBODY) * N_PRICED_TIERS + tier
+
+
+@njit(cache=True, inline='always')
+def instant_result(c_won, c_thrown_in, k):
+    """(winner, tier, counted doubles, value) of contract k, won at once before any card is
+    played (c_instant): by the old side at the out price, without doubles; a hand thrown in
+    (c_thrown_in) is won by nobody and pays nothing. The one statement of an instant outcome:
+    the kernel, pimc's pricing of calls and the solver read it."""
+    if c_thrown_in[k]:
+        return WIN_NOBODY, TIER_THROWN_IN, 0, 0.0
+    return WIN_OLD, TIER_INSTANT, 0, c_won[k, TIER_OUT]
 
 
 @njit(cache=True, inline='always')
