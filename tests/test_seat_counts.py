@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -21,6 +22,7 @@ from kopsim.engine.scoring import rest_of as reference_rest_of
 from kopsim.engine.steps import rest_of as kernel_rest_of
 from kopsim.errors import InputError
 from kopsim.records.format import batch_record, record_from_state
+from kopsim.rules.compile import compile_rules
 from kopsim.rules.load import load_raw, load_ruleset, ruleset_from_dict
 
 SEATS = Path(__file__).parent / "data" / "seats"
@@ -57,6 +59,18 @@ def _three_handed(**deck_or_contracts) -> dict:
     for key, value in deck_or_contracts.items():
         data[key] = {**data[key], **value}
     return data
+
+
+def test_the_four_seat_table_is_compiled_apart_and_every_other_size_shares_one_build():
+    """The kernel's compiled type holds the seat count of a four-seat table (its loops unrolled)
+    and nothing of the others': tables of three and five play one build, not one a size."""
+    types = {n: numba.typeof(compile_rules(load_ruleset(SEATS / f"{name}.toml")).tables)
+             for name, n in TABLES.items()}
+    types[4] = numba.typeof(compile_rules(load_ruleset("kop")).tables)
+    assert types[3] == types[5]
+    assert types[4] != types[3]
+    four = compile_rules(load_ruleset("kop")).tables
+    assert len(four.seat_ids) == four.n_seats == 4
 
 
 def test_a_position_the_table_lacks_is_refused_where_it_is_written():

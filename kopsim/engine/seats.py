@@ -27,6 +27,8 @@ def before(seat, i, n):
 
 @njit(cache=True, inline='always')
 def seat_count(t):
-    """The seat count of compiled rules t (`RuleTables`), a constant of the compiled code: the
-    length of t.seat_ids, which numba folds (a table of each size is compiled apart)."""
-    return len(t.seat_ids)
+    """The seat count of compiled rules t (`RuleTables`): at a table of an unrolled size the
+    length of t.seat_ids, a constant numba folds (that size is compiled apart); at any other the
+    run-time t.n_seats (t.seat_ids empty: those sizes share one build)."""
+    k = len(t.seat_ids)
+    return k if k > 0 else t.n_seats
