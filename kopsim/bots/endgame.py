@@ -29,8 +29,8 @@ from ..rules.codes import TEAM_ALONE, TEAM_EACH
 from ..engine.jit import built_call, kernel_jit
 from ..engine.loop import cards_allowed, score_hand, scratch_for
 from ..engine.seats import after, before, seat_count
-from ..engine.steps import (called_card, eval_pred, form_teams, pay_out, play_to_trick,
-                            trick_so_far)
+from ..engine.steps import (called_card, duty_after_trick, eval_pred, form_teams, pay_out,
+                            play_to_trick, trick_so_far)
 from ..rules.compile import card_mask
 from .sampler import duties_kept
 
@@ -253,8 +253,7 @@ def _line_value(t, sc, o, pos, leader, led, w, wseat, pts, duty, called):
         took = wseat
         sc.eg_points[took] += trick_pts
         sc.eg_tricks[took] += 1
-        if led == duty:
-            duty = -1  # the called suit has been led: the duties end
+        duty = duty_after_trick(duty, led)
         pos, leader, led, w, pts = 0, took, 0, 0, 0.0
     if sc.eg_left[after(leader, pos, t.n_seats)] == ZERO:  # and the hand: nobody holds a card
         v_old, v_young = _leaf(t, sc)
@@ -301,7 +300,7 @@ def _search(t, sc, o, called):
             v_old, v_young = _leaf(t, sc)
             _back_up(sc, d, v_old, v_young)
         else:
-            _enter(t, sc, o, d + 1, 0, wseat, 0, 0, wseat, 0.0, -1 if led == duty else duty,
+            _enter(t, sc, o, d + 1, 0, wseat, 0, 0, wseat, 0.0, duty_after_trick(duty, led),
                    called)
             d += 1
 
@@ -327,8 +326,7 @@ def _duty_now(t, sc, o, called, n_done):
         return -1
     duty = t.suit[o, called]
     for n in range(n_done):
-        if t.suit[o, sc.seq[t.n_seats * n]] == duty:
-            return -1
+        duty = duty_after_trick(duty, t.suit[o, sc.seq[t.n_seats * n]])
     return duty
 
 

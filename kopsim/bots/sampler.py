@@ -34,8 +34,8 @@ from ..engine.jit import kernel_jit
 from ..engine.seats import after, before
 from ..engine.reference import Deal, IllegalAction, Observation, State
 from ..rules.codes import TEAM_CALLED, TEAM_HOLDERS
-from ..engine.steps import (called_card, eval_pred, form_teams, laufende_value, legal_play,
-                            play_to_trick)
+from ..engine.steps import (called_card, duty_after_trick, eval_pred, form_teams,
+                            laufende_value, legal_play, play_to_trick)
 from ..rules.cache import table
 from ..rules.compile import CompiledRules
 
@@ -202,7 +202,7 @@ def duties_kept(cards, who, n, holder, hand, called, o, suit, suit_mask, beat, p
                 return False
             hand &= ~(ONE << np.uint64(c))
         led, w, _ = play_to_trick(pos, c, s, suit[o, c], beat[o, led, w], led, w, s)
-        if pos == n_seats - 1 and led == duty:
+        if pos == n_seats - 1 and duty_after_trick(duty, led) < 0:
             return True  # the suit has been led: the duties are over
     return True
 

@@ -42,7 +42,7 @@ import numpy as np
 
 from ..engine.bits import ONE, ZERO, lowbit_index, popcount
 from ..engine.jit import kernel_jit
-from ..engine.steps import legal_play, play_to_trick, trick_so_far
+from ..engine.steps import duty_after_trick, legal_play, play_to_trick, trick_so_far
 from ..engine.seats import after
 from ..rules.model import MAX_SEATS
 from .pricing import P_DIRECTION, P_DECK, outcome_value
@@ -295,7 +295,7 @@ def after_card(c, rem, trick, score, duty, old_mask, ctx):
         return rem, (after(seat, 1, n), pos + 1, led, wcard, wseat, tp), score, duty
     # (no constants in the tuple: numba would type them as literals, and build again)
     return (rem, (wseat, pos - pos, led - led, wcard - wcard, wseat, tp - tp),
-            _taken(old_mask, wseat, tp, score), -1 if led == duty else duty)
+            _taken(old_mask, wseat, tp, score), duty_after_trick(duty, led))
 
 
 @kernel_jit(inline='always')
@@ -479,8 +479,7 @@ def _trick_completed(rem, tp, wseat, led, score, duty, alpha, beta, hands, side,
     points, won by wseat, led in group led): the last trick plays itself; else the search goes
     on from the next lead (the called suit led ends the duties)."""
     score = _taken(side[0], wseat, tp, score)
-    if led == duty:
-        duty = -1
+    duty = duty_after_trick(duty, led)
     if popcount(rem) == ctx.ci[X_SEATS]:
         ctx.stats[0] += 1
         return _last_trick(rem, wseat, score, hands, side[0], ctx)

@@ -29,7 +29,7 @@ from ..engine.draws import GOLDEN, STREAM, mix64
 from ..engine.jit import kernel_jit
 from ..engine.seats import after, seat_count
 from ..engine.loop import cards_allowed, replay_auction, scratch_for
-from ..engine.steps import called_card, play_to_trick
+from ..engine.steps import called_card, duty_after_trick, play_to_trick
 from .sampler import Constraints, add_allowed, count_completions, deal_one, needs_code
 
 
@@ -201,8 +201,10 @@ def _played_legally(t, ws, w, played, contract, declarer):
         ws.left[s] &= ~bit
         led, wcard, wseat = play_to_trick(pos, c, s, t.suit[o, c], t.beat_mask[o, led, wcard],
                                           led, wcard, wseat)
-        if pos == n - 1 and called >= 0 and led == called_suit:
-            called = -1
+        if pos == n - 1:
+            called_suit = duty_after_trick(called_suit, led)
+            if called_suit < 0:
+                called = -1
     return True
 
 

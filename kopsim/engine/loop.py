@@ -20,7 +20,8 @@ from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, REPLAY_CONTRADICTE
 from .draws import STREAM, draw, mix64
 from .jit import kernel_jit
 from .seats import after, before, seat_count
-from .steps import (called_card, classify, count_doubles, deal, deal_given, each_alone_result,
+from .steps import (called_card, classify, count_doubles, deal, deal_given, duty_after_trick,
+                    each_alone_result,
                     eval_preds, form_teams, instant_result, jungfrau_factor, laufende_value,
                     legal_play, pay_out, play_to_trick, price, tie_winner)
 
@@ -599,8 +600,9 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, force, endgame, 
             pts += t.card_points[card]
             led, w, wseat = play_to_trick(i, card, seat, t.suit[o, card],
                                           t.beat_mask[o, led, w], led, w, wseat)
-        if called >= 0 and led == called_suit:
-            called = -1  # the suit has been led: the duties end
+        called_suit = duty_after_trick(called_suit, led)
+        if called_suit < 0:
+            called = -1
         out.trick_winners[h, tr] = wseat
         sc.points[wseat] += pts
         sc.tricks[wseat] += 1

@@ -208,6 +208,15 @@ def legal_play(hand, pos, led_mask, trump_mask, beat_w, play, led_called, called
 
 
 @njit(cache=True, inline='always')
+def duty_after_trick(duty, led):
+    """The called card's duties once a trick led in suit group led is complete: duty (the
+    called card's suit group while they hold, -1 none) stays, unless that suit was led, which
+    ends them for the rest of the hand. The kernel, the search, ev's endgame and pimc's worlds
+    and sampler follow the duties through this one statement."""
+    return -1 if led == duty else duty
+
+
+@njit(cache=True, inline='always')
 def play_to_trick(pos, card, seat, card_suit, beat_w, led, w, wseat):
     """The trick after seat plays card at position pos: (suit led, winning card, its seat).
     The first card leads; a later one takes the trick if it beats the winning card (beat_w:
