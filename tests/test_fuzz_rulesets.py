@@ -31,14 +31,17 @@ from toml_text import toml_text  # tests/toml_text.py
 from kopsim.records.format import batch_record
 
 SEAT_TABLES = Path(__file__).parent / "data" / "seats"
+# tables of three and five (issue 36) and a talon (issue 37)
+TEST_TABLES = sorted(SEAT_TABLES.glob("*.toml")) + sorted(
+    (Path(__file__).parent / "data" / "talon").glob("*.toml"))
 EXAMPLES = int(os.environ.get("KOPSIM_FUZZ_EXAMPLES", "40"))
 HANDS = 12  # per accepted mutant: enough for an auction, play and a payout of each kind seen
 BASES = {name: load_raw(name)[0] for name in bundled_names()}
-# tables of three and five (issue 36): mutants of these put other seat counts to the test
-BASES.update({p.stem: load_raw(p)[0] for p in sorted(SEAT_TABLES.glob("*.toml"))})
+# mutants of the test tables put other seat counts, and a talon, to the test
+BASES.update({p.stem: load_raw(p)[0] for p in TEST_TABLES})
 # what a child file's `extends` names for each base: a bundled name, or the test table's path
 EXTENDS = {name: name for name in bundled_names()}
-EXTENDS.update({p.stem: str(p) for p in sorted(SEAT_TABLES.glob("*.toml"))})
+EXTENDS.update({p.stem: str(p) for p in TEST_TABLES})
 HOSTILE_NUMBERS = [math.nan, math.inf, -math.inf, 1e300, -1e300, 2**70, -2**70, 2**63, -1, 0,
                    1, 2, 3, 4, 5, 16, 17, 64, 65, 255, 256, 100_000, 0.5, -0.5, 1e-300]
 # non-integer numbers where a factor, a price or card points go: rounding must come out the

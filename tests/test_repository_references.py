@@ -23,7 +23,7 @@ SCANNED = (["README.md", "pyproject.toml"] + [f"docs/{g}" for g in ("*.md", "rul
            + ["kopsim/**/*.py", "tests/**/*.py", "kopsim/rulesets/*.toml", "experiments/*.toml", ".ci/*"])
 
 # short and long names of the rule documents, as code and tests cite them
-DOCUMENTS = {"B": "BUNDLED.md", "KF": "KOP-FAMILY.md", "HR": "HAND-RECORD.md"}
+DOCUMENTS = {"B": "BUNDLED.md", "KF": "KOP-FAMILY.md", "HR": "HAND-RECORD.md", "SK": "SKAT.md"}
 DOCUMENTS.update({name: name for name in list(DOCUMENTS.values())})
 
 

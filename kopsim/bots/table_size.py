@@ -2,7 +2,8 @@
 
 Every bot plays a table of any size (`deck.players`); the double-dummy search, and the bots
 built on it or on its model of a deal (ev's endgame, pimc, cheat-dd, learnt), need a deck of
-distinct cards: random and heuristic also play equal cards (`deck.copies`).
+distinct cards, every one dealt to a seat: random and heuristic also play equal cards
+(`deck.copies`) and a talon (`talon`).
 A bot that cannot play a ruleset says so before play (`BotSpec.cannot_play`), and the front
 doors refuse it (`bots.seated`), rather than reading past its tables.
 """
@@ -18,6 +19,9 @@ def deck_problem(rules) -> str | None:
     if (rules.deck.copies or 1) > 1:
         return (f"it is written for a deck of distinct cards and this one holds each card "
                 f"{rules.deck.copies} times (random and heuristic play equal cards)")
+    if rules.talon is not None:
+        return (f"its model of a deal gives every card unseen to a seat, and these rules deal "
+                f"{rules.talon.cards} to a talon (random and heuristic play with a talon)")
     return None
 
 

@@ -94,7 +94,7 @@ def play_seated(cr: CompiledRules, seeds: np.ndarray, dealers: np.ndarray, seate
     dealers = np.ascontiguousarray(dealers, np.int64)
     n = len(seeds)
     nc, seats = cr.n_cards, cr.tables.n_seats
-    hs = nc // seats
+    hs = cr.tables.hand_size
     if seated.seat_bot.shape != (n, seats):
         raise ValueError(f"seat_bot must be [hands, seats] = {(n, seats)}, "
                          f"not {seated.seat_bot.shape}")

@@ -23,7 +23,8 @@ from .seats import after, before, seat_count
 from .steps import (called_card, classify, count_doubles, deal, deal_given, duty_after_trick,
                     each_alone_result,
                     eval_preds, form_teams, instant_result, jungfrau_factor, laufende_value,
-                    legal_play, pay_out, play_to_trick, price, tie_winner)
+                    legal_play, mask_points, pay_out, play_to_trick, price, talon_taker,
+                    tie_winner)
 
 
 class Lineup(NamedTuple):
@@ -60,6 +61,7 @@ class Scratch(NamedTuple):
 
     perm: np.ndarray  # the deal: cards in the order dealt
     hands: np.ndarray  # the cards dealt to each seat
+    talon: np.ndarray  # [0] the cards dealt to the talon (no seat's)
     left: np.ndarray  # the cards each seat still holds
     elig: np.ndarray  # [predicate, seat]
     stack: np.ndarray  # the predicate programs' stack
@@ -123,7 +125,8 @@ def scratch_for(t) -> Scratch:
     nc, n = t.n_cards, t.n_seats  # the per-seat arrays have one row a seat: the kernel reads n
     K = t.c_team.shape[0]
     return Scratch(
-        perm=np.zeros(nc, np.int64), hands=np.zeros(n, np.uint64), left=np.zeros(n, np.uint64),
+        perm=np.zeros(nc, np.int64), hands=np.zeros(n, np.uint64), talon=np.zeros(1, np.uint64),
+        left=np.zeros(n, np.uint64),
         elig=np.zeros((t.p_start.shape[0], n), np.bool_), stack=np.zeros(t.pred_stack, np.bool_),
         calls=np.zeros(CALL_BID + K, np.int64), calls_tmp=np.zeros(CALL_BID + K, np.int64),
         double_seats=np.zeros(max(t.n_chain, 1), np.int64), believed_k=np.zeros(n, np.int64),
@@ -582,7 +585,7 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, force, endgame, 
     if t.c_run_away[contract] > 0:
         called = called_card(t.c_team[contract], t.c_team_cards, contract, declarer, sc.hands)
     called_suit = t.suit[o, called] if called >= 0 else -1
-    for tr in range(t.n_cards // n):
+    for tr in range(t.hand_size):
         out.leaders[h, tr] = leader
         led, w, wseat, pts = 0, 0, leader, 0.0
         for i in range(n):
@@ -643,7 +646,7 @@ def score_each_alone(t, sc, contract, forehand):
     old, winner = each_alone_result(sc.points, sc.tricks, sc.who_played,
                                     t.trump_rank[t.c_order[contract]], t.c_ramsch_loser[contract],
                                     t.c_durch_points[contract], t.c_durch_all[contract],
-                                    t.n_cards // seat_count(t), forehand, seat_count(t))
+                                    t.hand_size, forehand, seat_count(t))
     v = price(t.c_won, t.c_lost, t.c_mult, contract, winner, TIER_LONE, 0, t.tie_value,
               t.factor, 0.0)
     if winner == WIN_YOUNG and t.c_jungfrau[contract]:
@@ -658,9 +661,9 @@ def _deal_hand(t, lu, sc, out, h, seed, dealer):
     for s in range(seat_count(t)):
         sc.streams[s] = mix64(seed + np.uint64(s + 1) * STREAM)
     sc.seed[0] = seed
-    deal(sc.perm, sc.hands, mix64(seed), dealer, t.deal_to, seat_count(t))
+    deal(sc.perm, sc.hands, sc.talon, mix64(seed), dealer, t.deal_to, seat_count(t))
     if lu.given.shape[0] > 0:
-        deal_given(sc.perm, sc.hands, lu.given, h, dealer, t.deal_to, seat_count(t))
+        deal_given(sc.perm, sc.hands, sc.talon, lu.given, h, dealer, t.deal_to, seat_count(t))
     for i in range(t.n_cards):
         out.perm[h, i] = sc.perm[i]
     eval_preds(sc.elig, sc.hands, dealer, t.p_op, t.p_mask, t.p_a, t.p_b, t.p_start, t.p_end,
@@ -739,6 +742,10 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
     else:
         _play_tricks(t, lu, sc, out, h, forehand, contract, declarer, (bid, bidder, nd),
                      endgame, pimc)
+        taker = talon_taker(t.c_talon_to[contract], old, out.trick_winners[h, t.hand_size - 1],
+                            seat_count(t))
+        if taker >= 0:
+            sc.points[taker] += mask_points(sc.talon[0], t.card_points)
         if t.c_team[contract] == TEAM_EACH:
             old, winner, tier, counted, v = score_each_alone(t, sc, contract, forehand)
         else:

@@ -29,6 +29,7 @@ DOUBLE = "double"  # the generic name restrictions use for "any double"
 class Deal:
     dealer: int
     hands: tuple[tuple[str, ...], ...]  # each seat's cards in the order dealt
+    talon: tuple[str, ...] = ()  # the cards dealt to no seat (`Ruleset.talon`), in that order
     seats: int = field(init=False, compare=False)  # at the table: one hand each
 
     def __post_init__(self):
@@ -42,14 +43,14 @@ class Deal:
     @classmethod
     def dealt(cls, rules: Ruleset, perm, dealer: int) -> "Deal":
         """The deal of the cards in the order `perm` (card indices of `rules.cards()`): the k-th
-        to the seat `rules.deal_offsets()[k]` places on from the dealer's left (the kernel's
-        `steps.hand_out`, in plain Python)."""
+        to the seat `rules.deal_offsets()[k]` places on from the dealer's left, or to the
+        talon where that is `deck.players` (the kernel's `steps.hand_out`, in plain Python)."""
         cards = rules.cards()
         n = rules.deck.players
-        hands: list[list[str]] = [[] for _ in range(n)]
-        for k, (ci, offset) in enumerate(zip(perm, rules.deal_offsets())):
-            hands[(dealer + 1 + offset) % n].append(cards[int(ci)])
-        return cls(dealer, tuple(tuple(h) for h in hands))
+        hands: list[list[str]] = [[] for _ in range(n + 1)]  # the seats', then the talon
+        for ci, offset in zip(perm, rules.deal_offsets()):
+            hands[(dealer + 1 + offset) % n if offset < n else n].append(cards[int(ci)])
+        return cls(dealer, tuple(tuple(h) for h in hands[:n]), tuple(hands[n]))
 
     def position(self, seat: int) -> str:
         return position_of(seat, self.dealer, self.seats)
@@ -533,6 +534,7 @@ class State:
 
     def _finish(self) -> None:
         assert self.contract is not None
+        self._count_talon()
         if self.rules.contracts[self.contract].team == "each":
             n = self.deal.seats
             played_by = {c: (t.leader + i) % n for t in self.tricks for i, c in enumerate(t.cards)}
@@ -544,6 +546,16 @@ class State:
                              self.points, self.tricks_won, self.deal.hands)
         self.phase = "done"
         self.turn = None
+
+    def _count_talon(self) -> None:
+        """The talon's card points, counted in the points of the seat the contract gives them
+        to (`Ruleset.talon_points_of`): the old side's (its one seat: validation holds a
+        contract played with a talon to one), or the last trick's winner."""
+        to = self.rules.talon_points_of(self.contract)
+        if to == "nobody" or not self.deal.talon:
+            return
+        seat = self.tricks[-1].winner if to == "last_trick" else min(self.old_side)
+        self.points[seat] += sum(self._points[c] for c in self.deal.talon)
 
     # ----------------------------------------------------------------------------------- API
     def legal_actions(self) -> list[str]:

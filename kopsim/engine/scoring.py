@@ -183,7 +183,7 @@ def each_alone(rules: Ruleset, contract: str, points: list[float], tricks_won: l
     c = rules.contracts[contract]
     ramsch = c.ramsch or Ramsch()
     n = rules.deck.players
-    n_tricks = len(rules.cards()) // n
+    n_tricks = rules.hand_size()
     for s in range(n):
         if ((ramsch.durchmarsch == "all_tricks" and tricks_won[s] == n_tricks)
                 or (isinstance(ramsch.durchmarsch, float) and points[s] >= ramsch.durchmarsch)):

@@ -15,11 +15,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import ONE, ZERO, allowed_cards, popcount
+from .bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
 from ..rules.codes import (GOAL_ALL_TRICKS, GOAL_NO_TRICKS, LOSER_MOST_TRICKS, MULT_OLD_LOST,
     MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_OR, P_POS,
-    TEAM_CALLED, TEAM_EACH, TEAM_HOLDERS, TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIER_LONE,
-    TIER_INSTANT, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_THROWN_IN, TIER_TIE, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
+    TALON_LAST_TRICK, TALON_OLD_SIDE, TEAM_CALLED, TEAM_EACH, TEAM_HOLDERS,
+    TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIER_LONE, TIER_INSTANT, TIER_OUT, TIER_SCHNEIDER,
+    TIER_SCHWARZ, TIER_THROWN_IN, TIER_TIE, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
 from .draws import draw
 from .jit import kernel_jit
 from .seats import after, before
@@ -29,9 +30,9 @@ from .seats import after, before
 
 
 @njit(cache=True, inline='always')
-def deal(perm, hands, state, dealer, deal_to, n):
+def deal(perm, hands, talon, state, dealer, deal_to, n):
     """Shuffle the deck from the deal's stream and deal it out (`hand_out`): perm[i] is the
-    i-th card dealt, hands[s] seat s's mask (n seats)."""
+    i-th card dealt, hands[s] seat s's mask (n seats), talon[0] the talon's."""
     nc = perm.shape[0]
     for i in range(nc):
         perm[i] = i
@@ -40,29 +41,34 @@ def deal(perm, hands, state, dealer, deal_to, n):
         c = perm[i]
         perm[i] = perm[j]
         perm[j] = c
-    hand_out(perm, hands, dealer, deal_to, n)
+    hand_out(perm, hands, talon, dealer, deal_to, n)
 
 
 @njit(cache=True, inline='always')
-def deal_given(perm, hands, given, h, dealer, deal_to, n):
+def deal_given(perm, hands, talon, given, h, dealer, deal_to, n):
     """Deal h as given (given[h, i]: the i-th card dealt), instead of shuffled: calibration
     chooses the hands it studies."""
     for i in range(perm.shape[0]):
         perm[i] = given[h, i]
-    hand_out(perm, hands, dealer, deal_to, n)
+    hand_out(perm, hands, talon, dealer, deal_to, n)
 
 
 @njit(cache=True, inline='always')
-def hand_out(perm, hands, dealer, deal_to, n):
-    """hands[s]: the cards of perm dealt to seat s; the i-th card goes to the seat deal_to[i]
-    places on from the dealer's left (RuleTables.deal_to: one at a time round the table). n:
-    the seat count, a constant of the kernel's compiled code (`seats.seat_count`), as in the
-    steps below that take it."""
+def hand_out(perm, hands, talon, dealer, deal_to, n):
+    """hands[s]: the cards of perm dealt to seat s, talon[0] those dealt to the talon; the i-th
+    card goes to the seat deal_to[i] places on from the dealer's left, or to the talon where
+    deal_to[i] is n (RuleTables.deal_to: one at a time round the table, the talon last). n: the
+    seat count, a constant of the kernel's compiled code (`seats.seat_count`), as in the steps
+    below that take it."""
     for s in range(n):
         hands[s] = ZERO
+    talon[0] = ZERO
     forehand = after(dealer, 1, n)
     for i in range(perm.shape[0]):
-        hands[after(forehand, deal_to[i], n)] |= ONE << np.uint64(perm[i])
+        if deal_to[i] < n:
+            hands[after(forehand, deal_to[i], n)] |= ONE << np.uint64(perm[i])
+        else:
+            talon[0] |= ONE << np.uint64(perm[i])
 
 
 # ------------------------------------------------------------------------------------ predicates
@@ -205,6 +211,32 @@ def legal_play(hand, pos, led_mask, trump_mask, beat_w, play, led_called, called
         allowed = called_card_duties(allowed, hand, pos, led_called, called, called_suit_mask,
                                      run_away)
     return allowed
+
+
+@njit(cache=True, inline='always')
+def talon_taker(talon_to, old, last_winner, n):
+    """The seat whose points the talon's cards count in once the tricks are played (talon_to:
+    the contract's TALON_* code; old: the old side's seat bits, one seat wherever a talon is
+    dealt, as validation holds it; last_winner: the last trick's winner), or -1: nobody's."""
+    if talon_to == TALON_LAST_TRICK:
+        return last_winner
+    if talon_to == TALON_OLD_SIDE:
+        for s in range(n):
+            if (old >> s) & 1:
+                return s
+    return -1
+
+
+@njit(cache=True, inline='always')
+def mask_points(mask, card_points):
+    """The card points of the cards in mask."""
+    total = 0.0
+    m = mask
+    while m:
+        lb = m & (~m + ONE)
+        total += card_points[lowbit_index(lb)]
+        m ^= lb
+    return total
 
 
 @njit(cache=True, inline='always')

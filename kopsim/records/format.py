@@ -55,6 +55,7 @@ class HandRecord:
     ruleset_file: str | None = None
     nominal_payouts: list[float] | None = None  # bankroll sessions only, as `bankroll`
     bankroll: list[float] | None = None
+    talon: list[str] | None = None  # the cards dealt to no seat, in rules with a talon only
 
     def to_dict(self) -> dict:
         # built by hand: dataclasses.asdict deep-copies every nested list, ten times slower
@@ -77,7 +78,8 @@ class HandRecord:
 
 
 FIELDS = [f.name for f in fields(HandRecord)]
-OPTIONAL = ("session", "ruleset_file", "nominal_payouts", "bankroll")  # left out of the JSON when None
+# left out of the JSON when None
+OPTIONAL = ("session", "ruleset_file", "nominal_payouts", "bankroll", "talon")
 
 
 def json_number(x: float) -> float | int:
@@ -97,6 +99,7 @@ def record_from_state(state, seed: int, hand_index: int, session: int | None = N
         session=session,
         dealer=state.deal.dealer,
         hands=[list(h) for h in state.deal.hands],
+        talon=None if state.rules.talon is None else list(state.deal.talon),
         auction=[{"seat": s, "call": c} for s, c in state.auction],
         contract=state.contract,
         declarer=state.declarer,
@@ -126,12 +129,13 @@ def batch_record(res, i: int, session: int | None = None) -> HandRecord:
         played = res.cards[i]
         tricks = [{"leader": int(res.leaders[i, t]),
                    "cards": [names[c] for c in played[n * t:n * t + n]],
-                   "winner": int(res.trick_winners[i, t])} for t in range(cr.n_cards // n)]
+                   "winner": int(res.trick_winners[i, t])} for t in range(cr.tables.hand_size)]
     old, decl = int(res.old[i]), int(res.declarer[i])
     return HandRecord(
         ruleset=r.name, ruleset_sha256=cr.sha256, seed=int(res.seeds[i]),
         hand_index=int(res.hand_index[i]), session=session, dealer=deal.dealer,
-        hands=[list(h) for h in deal.hands], auction=auction, contract=cr.contract_names[k],
+        hands=[list(h) for h in deal.hands], talon=None if r.talon is None else list(deal.talon),
+        auction=auction, contract=cr.contract_names[k],
         declarer=None if decl < 0 else decl, old_side=[s for s in range(n) if (old >> s) & 1],
         doubles=int(res.doubles[i]), tricks=tricks,
         points=[float(x) for x in res.points[i]], tricks_won=[int(x) for x in res.tricks[i]],
@@ -280,6 +284,7 @@ def field_types(n: int) -> dict:
         "payouts": (f"{n} finite numbers", _list_of(_number, n)),
         "nominal_payouts": (f"{n} finite numbers or null", _or_null(_list_of(_number, n))),
         "bankroll": (f"{n} finite numbers or null", _or_null(_list_of(_number, n))),
+        "talon": ("a list of card strings or null", _or_null(_list_of(_string))),
     }
 
 

@@ -33,33 +33,48 @@ class Discrepancy:
         return clean(f"line {self.line} (hand {self.hand_index}): {self.message}")
 
 
-def check_record(rules: Ruleset, d: dict) -> str | None:
-    """None if the record is consistent with the rules, else its first discrepancy."""
+def _logged_deal(rules: Ruleset, d: dict) -> Deal | str:
+    """The deal a record logs (its hands, and its talon in rules with one), or what is wrong
+    with it: a seat's cards too many or too few, a card not of the deck or dealt twice."""
     cards = set(rules.cards())
-    n = rules.deck.players
-    per_seat = len(cards) // n
+    n, per_seat, k = rules.deck.players, rules.hand_size(), rules.talon_cards()
     hands = d["hands"]
     if (not isinstance(hands, list) or len(hands) != n
             or any(not isinstance(h, list) or len(h) != per_seat for h in hands)):
         return f"hands: expected {n} lists of {per_seat} cards"
-    flat = [c for h in hands for c in h]
+    talon = d.get("talon")
+    if k and not (isinstance(talon, list) and len(talon) == k):
+        return f"talon: expected the {k} cards dealt to the talon"
+    if not k and talon is not None:
+        return "talon: the rules deal no talon"
+    flat = [c for h in hands for c in h] + list(talon or [])
     unknown = [c for c in flat if c not in cards]
     if unknown:
         return f"hands: {', '.join(map(str, unknown))} not in the deck"
     if len(set(flat)) != len(flat):
         return "hands: a card is dealt twice"
+    return Deal(d["dealer"], tuple(tuple(h) for h in hands), tuple(talon or ()))
+
+
+def check_record(rules: Ruleset, d: dict) -> str | None:
+    """None if the record is consistent with the rules, else its first discrepancy."""
+    deal = _logged_deal(rules, d)
+    if isinstance(deal, str):
+        return deal
     if d.get("session") is not None and rules.session is None:
         return "session: the rules score no sessions"
-    dealer = d["dealer"]
+    dealer, n = d["dealer"], rules.deck.players
     if dealer not in range(n):
         return f"dealer: {dealer!r} is not a seat"
     if isinstance(d.get("hand_index"), int) and dealer != d["hand_index"] % n:
         return f"dealer: hand {d['hand_index']} is dealt by seat {d['hand_index'] % n}, not {dealer}"
     if isinstance(d.get("seed"), int):
         dealt = Deal.from_seed(rules, d["seed"], dealer)
-        if [list(h) for h in dealt.hands] != hands:
+        if dealt.hands != deal.hands:
             return f"hands: not the deal of seed {d['seed']}"
-    state = State(rules, Deal(dealer, tuple(tuple(h) for h in hands)))
+        if dealt.talon != deal.talon:
+            return f"talon: not the deal of seed {d['seed']}"
+    state = State(rules, deal)
 
     for i, call in enumerate(d["auction"]):
         if state.phase != "auction":
@@ -89,8 +104,8 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
         if tricks:
             return f"tricks: contract {state.contract!r} wins at once, yet tricks were logged"
     else:
-        if len(tricks) != per_seat:
-            return f"tricks: expected {per_seat} tricks, got {len(tricks)}"
+        if len(tricks) != rules.hand_size():
+            return f"tricks: expected {rules.hand_size()} tricks, got {len(tricks)}"
         for t, trick in enumerate(tricks):
             if trick.get("leader") != state.current_player():
                 return (f"tricks[{t}].leader: log says {trick.get('leader')!r}, "

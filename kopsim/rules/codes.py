@@ -37,6 +37,10 @@ TEAM_NAMES = ("holders", "called", "alone", "each")
 LOSER_HIGHEST_TRUMP, LOSER_MOST_TRICKS = range(2)
 LOSER_RULES = ("highest_trump", "most_tricks")
 
+# whose points the talon's cards count in at the end of a hand (`Contract.talon_points`)
+TALON_NOBODY, TALON_OLD_SIDE, TALON_LAST_TRICK = range(3)
+TALON_POINTS = ("nobody", "old_side", "last_trick")
+
 
 # --- auction styles
 STYLE_OPEN, STYLE_ASK, STYLE_SINGLE = range(3)

@@ -19,9 +19,10 @@ from functools import cached_property
 
 import numpy as np
 
-from .codes import (GOAL_NAMES, LOSER_RULES, TIE_RULES, CALL_ASK, CALL_BID, CALL_PASS, MULT_NAMES,
-    N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR, P_POS, STYLE_NAMES,
-    TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE, WINNER_NAMES)
+from .codes import (GOAL_NAMES, LOSER_RULES, TALON_POINTS, TIE_RULES, CALL_ASK, CALL_BID,
+    CALL_PASS, MULT_NAMES, N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR,
+    P_POS, STYLE_NAMES, TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE,
+    WINNER_NAMES)
 from .tables import RuleTables, seat_ids_of
 from .model import Predicate, Ramsch, Ruleset, positions
 from .validate import max_auction_calls
@@ -328,7 +329,9 @@ def compile_rules(r: Ruleset) -> CompiledRules:
     open_no_bid = [k for k in no_bid if r.contracts[contracts[k]].eligible is None]
     tables = RuleTables(
         n_seats=r.deck.players, seat_ids=seat_ids_of(r.deck.players), n_cards=nc,
-        deal_to=np.array(r.deal_offsets(), np.int8),
+        deal_to=np.array(r.deal_offsets(), np.int8), hand_size=r.hand_size(),
+        c_talon_to=np.array([TALON_POINTS.index(r.talon_points_of(n)) for n in contracts],
+                            np.int8),
         card_points=np.array([r.deck.card_points(c) for c in cards], np.float64),
         suit=suit, suit_mask=suit_mask, beat_mask=beat_mask, trump_rank=_trump_ranks(r, faces),
         p_op=p_op, p_mask=p_mask, p_a=p_a, p_b=p_b, p_start=p_start, p_end=p_end,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .model import Contract, Order, Price, Ruleset
-from .show import (SUIT_SYMBOLS, describe, each_alone_text, number, positive_bonus_text,
-                   pretty_card, tie_name, tournament_text)
+from .show import (SUIT_SYMBOLS, TALON_WORDS, describe, each_alone_text, number,
+                   positive_bonus_text, pretty_card, tie_name, tournament_text)
 
 SECTIONS = ("deck", "card order", "play", "contracts", "auction", "doubling", "scoring", "session")
 
@@ -497,7 +497,19 @@ def _deck_changes(a: Ruleset, b: Ruleset) -> list[Change]:
     if a.total_points() != b.total_points():
         out.append(Change("deck", f"{number(b.total_points())} card points in all instead of "
                           f"{number(a.total_points())}"))
-    return out
+    return out + _talon_changes(a, b)
+
+
+def _talon_changes(a: Ruleset, b: Ruleset) -> list[Change]:
+    """The talon's size, and whose points it counts in for each contract both rulesets play."""
+    if a.talon_cards() != b.talon_cards():
+        return [Change("deck", f"{b.talon_cards()} cards to the talon instead of "
+                       f"{a.talon_cards()}")]
+    words = TALON_WORDS
+    return [Change("deck", f"{name}: the talon's points count for "
+                   f"{words[b.talon_points_of(name)]} instead of {words[a.talon_points_of(name)]}")
+            for name in b.contracts if name in a.contracts
+            and a.talon_points_of(name) != b.talon_points_of(name)]
 
 
 def _play_changes(a: Ruleset, b: Ruleset) -> list[Change]:

@@ -394,6 +394,21 @@ class Ramsch(_Model):
     jungfrau: Optional[Literal["double"]] = None
 
 
+# Where the talon's card points count at the end of a hand: in the old side's (a lone
+# player's: Skat's declarer takes the skat), in the last trick's winner's (Skat's Ramsch), or
+# in nobody's
+TalonPoints = Literal["old_side", "last_trick", "nobody"]
+
+
+class Talon(_Model):
+    """Cards dealt face down to no seat (Skat's skat, Sheepshead's blind): the last `cards`
+    cards of the deal. Nobody sees or plays them; at the end of the hand their card points count
+    for `points` (a contract may say otherwise: `Contract.talon_points`)."""
+
+    cards: _int_in(1, MAX_CARDS - MIN_SEATS)
+    points: TalonPoints = "old_side"
+
+
 class Contract(_Model):
     description: str = ""
     bid_rank: Optional[BidRank] = None  # biddable in the auction, higher rank beats lower
@@ -428,6 +443,8 @@ class Contract(_Model):
     laufende: Optional[Laufende] = None  # an added value part, before doubling
     called_card_rules: Optional[CalledCardRules] = None  # team = "called" only
     ramsch: Optional[Ramsch] = None  # team = "each" only; None: its defaults
+    # whose points the talon's cards count in (rules with a `talon` only); None: talon.points
+    talon_points: Optional[TalonPoints] = None
 
     def laufende_cards(self, orders: dict) -> list[str]:
         """The cards Laufende are counted over, high to low."""
@@ -519,6 +536,7 @@ class Ruleset(_Model):
     contracts: dict[Name, Contract]
     scoring: Scoring = Scoring()
     session: Optional[Session] = None
+    talon: Optional[Talon] = None  # cards dealt to no seat; None: every card is dealt to a seat
 
     # The model's own derived views (cards, points, bids, sha256) are memoised here: the models
     # are frozen. Tables the engines build from a ruleset live in rules/cache.py.
@@ -540,11 +558,30 @@ class Ruleset(_Model):
 
     def deal_offsets(self) -> tuple[int, ...]:
         """Where each card of the deck goes, in the order dealt: the seat, counted from the
-        dealer's left (0: forehand). One card at a time round the table; the one statement of
-        the deal, which the compiler turns into `RuleTables.deal_to` and the reference engine
-        reads (a talon, when there is one, will be a destination here too)."""
-        n = self.deck.players
-        return self._cached("deal", lambda: tuple(i % n for i in range(len(self.cards()))))
+        dealer's left (0: forehand), one card at a time round the table; then the talon's cards
+        (`talon_cards`), whose destination is `deck.players` (no seat). The one statement of the
+        deal, which the compiler turns into `RuleTables.deal_to` and the reference engine reads.
+        """
+        n, held = self.deck.players, self.hand_size() * self.deck.players
+        return self._cached("deal", lambda: tuple(i % n if i < held else n
+                                                  for i in range(len(self.cards()))))
+
+    def talon_cards(self) -> int:
+        """The cards dealt to the talon (0: none)."""
+        return 0 if self.talon is None else self.talon.cards
+
+    def hand_size(self) -> int:
+        """The cards dealt to each seat, the tricks of a hand: the deck less the talon, shared
+        evenly (validation holds it whole)."""
+        return (len(self.cards()) - self.talon_cards()) // self.deck.players
+
+    def talon_points_of(self, contract: str) -> str:
+        """Whose points the talon's cards count in when `contract` is played (`TalonPoints`;
+        "nobody" without a talon)."""
+        c = self.contracts[contract]
+        if self.talon is None:
+            return "nobody"
+        return c.talon_points if c.talon_points is not None else self.talon.points
 
     def holding_of(self, cards) -> Counter:
         """What the rules read of a hand of dealt cards: each card they name, with the copies

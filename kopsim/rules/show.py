@@ -5,6 +5,9 @@ from __future__ import annotations
 from .model import Predicate, Ruleset
 
 SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+# whose points a talon counts in (`TalonPoints`), as the descriptions say it
+TALON_WORDS = {"old_side": "the old side", "last_trick": "the last trick's winner",
+               "nobody": "nobody"}
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:
@@ -113,8 +116,11 @@ def _deck_lines(r: Ruleset) -> list[str]:
     out.append(f"sha256: {r.sha256()}")
     d = r.deck
     out.append("")
+    talon = (f", {r.talon_cards()} to the talon (its points count for "
+             f"{TALON_WORDS[r.talon.points]}, unless a contract says otherwise)"
+             if r.talon is not None else "")
     out.append(f"Deck: {len(r.cards())} cards, {d.players} players, "
-               f"{len(r.cards()) // d.players} cards each; card points "
+               f"{r.hand_size()} cards each{talon}; card points "
                + ", ".join(f"{k}={number(v)}" for k, v in d.points.items())
                + f" ({number(r.total_points())} in all); a side wins with {number(r.win_points())}")
     return out

@@ -35,7 +35,8 @@ class RuleTables(NamedTuple):
     # --- cards and card orders (o: order index, s: suit group, 0 = trumps)
     n_cards: int
     deal_to: np.ndarray  # [i] int8: where the i-th card dealt goes, a seat counted from the
-    # dealer's left (Ruleset.deal_offsets)
+    # dealer's left, or n_seats: the talon (Ruleset.deal_offsets)
+    hand_size: int  # the cards dealt to each seat: the tricks of a hand (Ruleset.hand_size)
     card_points: np.ndarray  # [card] float64
     suit: np.ndarray  # [o, card] int8: the suit group a card follows as
     suit_mask: np.ndarray  # [o, s] uint64: the cards that follow as s
@@ -83,6 +84,7 @@ class RuleTables(NamedTuple):
     c_durch_points: np.ndarray
     c_durch_all: np.ndarray
     c_jungfrau: np.ndarray
+    c_talon_to: np.ndarray  # [k] TALON_* code: whose points the talon's cards count in
     normal_k: int  # the first no-bid contract anyone may play, -1 if none
     # --- auction
     style: int  # STYLE_* code

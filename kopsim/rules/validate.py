@@ -26,6 +26,7 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
     _check_contracts(r, cards, bad)
     _check_auction(r, cards, bad)
     _check_multipliers(r, bad)
+    _check_talon(r, bad)
     if probs:
         return probs  # the bounds below read contracts, chain and orders as sound
     _check_bounds(r, bad)
@@ -50,12 +51,41 @@ def _check_deck(r: Ruleset, bad) -> None:
     if len(cards) != len(set(cards)):
         bad("deck.copies", f"a copy's name ({COPY_MARK} and its number after a card) spells "
             "another card's name: rename the suits or ranks")
-    if len(cards) % deck.players:
-        bad("deck", f"{len(cards)} cards cannot be dealt evenly to {deck.players} players")
+    talon = r.talon_cards()
+    if talon >= len(cards):
+        bad("talon.cards", f"{talon} cards to the talon leave none of the {len(cards)} for the "
+            "players")
+    elif (len(cards) - talon) % deck.players:
+        less = f" less the talon's {talon}" if talon else ""
+        bad("deck", f"{len(cards)} cards{less} cannot be dealt evenly to {deck.players} players")
     if len(cards) > MAX_CARDS:
         bad("deck", f"{len(cards)} cards: at most {MAX_CARDS} are supported")
     if len(r.contracts) > MAX_CONTRACTS:
         bad("contracts", f"{len(r.contracts)} contracts: at most {MAX_CONTRACTS} are supported")
+
+
+def _check_talon(r: Ruleset, bad) -> None:
+    """A talon's points go where a contract has someone to take them, and what the engines read
+    of the dealt hands does not miss the cards lying in it."""
+    for cname, c in r.contracts.items():
+        where = f"contracts.{dotted([cname])}"
+        if r.talon is None:
+            if c.talon_points is not None:
+                bad(f"{where}.talon_points", "the rules deal no talon (add a [talon] table)")
+            continue
+        if c.instant:
+            continue  # nobody plays: the talon stays where it lies
+        if c.team in ("holders", "called"):
+            bad(f"{where}.team", f"a {c.team!r} side is formed by who holds its team cards, and "
+                "with a talon one may lie there, unheld: with a talon a contract is played "
+                "`alone` or `each` for himself")
+        if c.laufende is not None:
+            bad(f"{where}.laufende", "Laufende are counted over the dealt hands, and with a talon "
+                "a top trump may lie in it: not with a talon")
+        where_points = f"{where}.talon_points" if c.talon_points is not None else "talon.points"
+        if c.team == "each" and r.talon_points_of(cname) == "old_side":
+            bad(where_points, f"contract {cname!r} is played each for himself: it has no old side "
+                "to take the talon's points (\"last_trick\" or \"nobody\")")
 
 
 def _check_cards(where: str, seq: list[str], cards: list[str], bad) -> None:
