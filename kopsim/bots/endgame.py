@@ -313,7 +313,7 @@ def _leaf(t, sc):
                                           nd, sc.eg_dealt)
     for s in range(t.n_seats):
         sc.eg_pay[s] = 0.0
-    pay_out(sc.eg_pay, v, winner, old, t.zero_sum, t.lone_once, seat_count(t))
+    pay_out(sc.eg_pay, v, winner, old, t.settle, t.lone_once, seat_count(t))
     young_seat = sc.eg_ctx[X_YOUNG_SEAT]
     return sc.eg_pay[sc.eg_ctx[X_OLD_SEAT]], (sc.eg_pay[young_seat] if young_seat >= 0 else 0.0)
 

@@ -176,7 +176,7 @@ def _contract_payout(t, ps, h, k, declarer, n_doubles, seat, forehand, punished)
         for s in range(seat_count(t)):
             ps.pay[s] = 0.0
         winner, _, _, v = instant_result(t.c_won, t.c_thrown_in, k)
-        pay_out(ps.pay, v, winner, old, t.zero_sum, t.lone_once, seat_count(t))
+        pay_out(ps.pay, v, winner, old, t.settle, t.lone_once, seat_count(t))
         return ps.pay[seat]
     added = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, k, h, old)
     called = -1

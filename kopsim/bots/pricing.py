@@ -143,7 +143,7 @@ def fill_pricing(t, k, n_old, counted, last, added, sums, pay, row):
                       added)
             for s in range(n):
                 pay[s] = 0.0
-            pay_out(pay, v, w, old, t.zero_sum, t.lone_once, n)
+            pay_out(pay, v, w, old, t.settle, t.lone_once, n)
             slot = outcome_slot(w, tier)
             po = pay[0] if n_old > 0 else 0.0
             py = pay[n - 1] if n_old < n else 0.0

@@ -208,7 +208,7 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     if a.c_instant[contract]:
         pay = np.zeros(a.n_seats, np.float64)
         winner, _, _, v = instant_result(a.c_won, a.c_thrown_in, contract)
-        pay_out(pay, v, winner, old_mask, a.zero_sum, a.lone_once, a.n_seats)
+        pay_out(pay, v, winner, old_mask, a.settle, a.lone_once, a.n_seats)
         return SolveResult(side_value(pay, old_mask), [], {}, 0, None)
     trick = [int(c) for c in trick]
     hands_arr = np.array([int(h) for h in hands], np.uint64)

@@ -751,7 +751,7 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
         else:
             winner, tier, counted, v = score_hand(t, sc.points, sc.tricks, sc.double_seats,
                                                   contract, old, nd, sc.hands)
-    pay_out(sc.pay, v, winner, old, t.zero_sum, t.lone_once, seat_count(t))
+    pay_out(sc.pay, v, winner, old, t.settle, t.lone_once, seat_count(t))
     out.contract[h], out.declarer[h], out.old[h] = contract, declarer, old
     out.doubles[h], out.winner[h], out.tier[h] = counted, winner, tier
     for s in range(seat_count(t)):

@@ -58,6 +58,10 @@ def distribute(rules: Ruleset, v: float, winner: str | None, old_side: list[int]
     pay = [0.0] * n
     if winner is None or v == 0:
         return tuple(pay)
+    if rules.scoring.style == "old_side_only":  # Skat's score sheet: nobody else is scored
+        for s in old_side:
+            pay[s] = v if winner == "old" else -v
+        return tuple(pay)
     young = [s for s in range(n) if s not in old_side]
     winners, losers = (old_side, young) if winner == "old" else (young, old_side)
     zero_sum = rules.scoring.style == "zero_sum"

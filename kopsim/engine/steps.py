@@ -18,9 +18,10 @@ from numba import njit
 from .bits import ONE, ZERO, allowed_cards, lowbit_index, popcount
 from ..rules.codes import (GOAL_ALL_TRICKS, GOAL_NO_TRICKS, LOSER_MOST_TRICKS, MULT_OLD_LOST,
     MULT_OLD_WON, MULT_TIE, N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_OR, P_POS,
-    TALON_LAST_TRICK, TALON_OLD_SIDE, TEAM_CALLED, TEAM_EACH, TEAM_HOLDERS,
-    TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIER_LONE, TIER_INSTANT, TIER_OUT, TIER_SCHNEIDER,
-    TIER_SCHWARZ, TIER_THROWN_IN, TIER_TIE, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
+    SETTLE_OLD_SIDE_ONLY, SETTLE_ZERO_SUM, TALON_LAST_TRICK, TALON_OLD_SIDE, TEAM_CALLED,
+    TEAM_EACH, TEAM_HOLDERS, TIE_LAST_DOUBLE_LOSES, TIE_NOBODY_WINS, TIER_LONE, TIER_INSTANT,
+    TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_THROWN_IN, TIER_TIE, WIN_NOBODY, WIN_OLD,
+    WIN_YOUNG)
 from .draws import draw
 from .jit import kernel_jit
 from .seats import after, before
@@ -456,15 +457,22 @@ def rest_of(whole, share, k):
 
 
 @njit(cache=True, inline='always')
-def pay_out(pay, v, winner, old, zero_sum, lone_once, n):
-    """Adds the payments of value v to pay. When one side is a single player his game is
-    priced per opponent: v from or to each, or (lone_once) v in all, shared equally by them.
+def pay_out(pay, v, winner, old, settle, lone_once, n):
+    """Adds the payments of value v to pay (settle: the SETTLE_* code of scoring.style; n
+    seats). Settled with the old side only, each old seat gains v when it wins and loses v when
+    it loses, and nobody else is scored. Otherwise, when one side is a single player his game
+    is priced per opponent: v from or to each, or (lone_once) v in all, shared equally by them.
     The opponent seated last after him takes what rounding leaves of his amount, so the hand is
     exactly zero-sum (docs/rulesets.md, `lone_settlement`). Otherwise each winner receives v
-    and, zero-sum, each loser pays v (n seats)."""
+    and, zero-sum, each loser pays v."""
     n_old = popcount(np.uint64(old))
+    zero_sum = settle == SETTLE_ZERO_SUM
     if winner == WIN_NOBODY or v == 0.0:
         pass
+    elif settle == SETTLE_OLD_SIDE_ONLY:
+        for s in range(n):
+            if (old >> s) & 1:
+                pay[s] += v if winner == WIN_OLD else -v
     elif n_old == 1 or n_old == n - 1:
         lone_mask = old if n_old == 1 else (~old) & ((1 << n) - 1)
         lone = 0

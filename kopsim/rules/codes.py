@@ -37,6 +37,12 @@ TEAM_NAMES = ("holders", "called", "alone", "each")
 LOSER_HIGHEST_TRUMP, LOSER_MOST_TRICKS = range(2)
 LOSER_RULES = ("highest_trump", "most_tricks")
 
+# who a hand's value is settled with (`scoring.style`): the winners only (the losers pay
+# nothing), zero-sum (the losers pay the winners), or the old side only (Skat's score sheet:
+# each old seat gains v, or loses v, and nobody else is scored)
+SETTLE_WINNERS_ONLY, SETTLE_ZERO_SUM, SETTLE_OLD_SIDE_ONLY = range(3)
+SETTLE_STYLES = ("winners_only", "zero_sum", "old_side_only")
+
 # whose points the talon's cards count in at the end of a hand (`Contract.talon_points`)
 TALON_NOBODY, TALON_OLD_SIDE, TALON_LAST_TRICK = range(3)
 TALON_POINTS = ("nobody", "old_side", "last_trick")

@@ -21,7 +21,7 @@ import numpy as np
 
 from .codes import (GOAL_NAMES, LOSER_RULES, TALON_POINTS, TIE_RULES, CALL_ASK, CALL_BID,
     CALL_PASS, MULT_NAMES, N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR,
-    P_POS, STYLE_NAMES, TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE,
+    P_POS, SETTLE_STYLES, STYLE_NAMES, TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE,
     WINNER_NAMES)
 from .tables import RuleTables, seat_ids_of
 from .model import Predicate, Ramsch, Ruleset, positions
@@ -78,13 +78,13 @@ class CompiledRules:
     @property
     def arrays(self) -> dict[str, np.ndarray]:
         """The tables' arrays by name, for Python readers; `params` (ints: style, passes to
-        end, passes to end without a call, doubles without a bid, chain length, zero-sum, tie
+        end, passes to end without a call, doubles without a bid, chain length, settlement, tie
         rule, predicate stack depth) and `fparams` (floats: doubling factor, win points,
         schneider maximum, tie value without a double) are the scalar settings as arrays."""
         t = self.tables
         out = {k: v for k, v in t._asdict().items() if isinstance(v, np.ndarray)}
         out["params"] = np.array([t.style, t.end_after_passes, t.end_after_passes_without_call,
-                                  t.cap_without_bid, t.n_chain, t.zero_sum, t.tie_rule,
+                                  t.cap_without_bid, t.n_chain, t.settle, t.tie_rule,
                                   t.pred_stack], np.int64)
         out["fparams"] = np.array([t.factor, t.win_points, t.schneider_max, t.tie_value])
         return out
@@ -370,7 +370,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
         r_asked=np.array([tri(x.asked) for x in res], np.int8),
         follow_suit=bool(r.play.follow_suit), trump_when_void=bool(r.play.trump_when_void),
         must_beat=bool(r.play.must_beat),
-        zero_sum=r.scoring.style == "zero_sum", tie_rule=TIE_RULES.index(r.scoring.tie),
+        settle=SETTLE_STYLES.index(r.scoring.style), tie_rule=TIE_RULES.index(r.scoring.tie),
         lone_once=r.scoring.lone_settlement == "once",
         factor=float(r.doubling.factor), win_points=float(r.win_points()),
         schneider_max=float(r.scoring.schneider_max_points),

@@ -405,7 +405,8 @@ def _scoring_changes(a: Ruleset, b: Ruleset) -> list[Change]:
     add = lambda t: out.append(Change("scoring", t))  # noqa: E731
     x, y = a.scoring, b.scoring
     styles = {"zero_sum": "zero-sum (losers pay winners)",
-              "winners_only": "winners only (nothing taken from losers)"}
+              "winners_only": "winners only (nothing taken from losers)",
+              "old_side_only": "the old side only (a score sheet: nobody else is scored)"}
     if x.style != y.style:
         add(f"{styles[y.style]} instead of {styles[x.style]}")
     if a.win_points() != b.win_points():

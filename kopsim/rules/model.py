@@ -468,7 +468,9 @@ class RevokePenalty(_Model):
 
 
 class Scoring(_Model):
-    style: Literal["zero_sum", "winners_only"] = "zero_sum"
+    # zero_sum: losers pay winners; winners_only: losers pay nothing; old_side_only: only the
+    # old side is scored, +v or -v a seat (Skat's score sheet), nobody else
+    style: Literal["zero_sum", "winners_only", "old_side_only"] = "zero_sum"
     win_points: Optional[Points] = None  # default: a majority of the pack's points
     schneider_max_points: Points = 25  # losing side with at most this and a trick: schneider
     # the old side, losing, is schneider with at most this many (default: schneider_max_points):

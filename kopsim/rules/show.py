@@ -245,12 +245,15 @@ def _payout_lines(r: Ruleset) -> list[str]:
     dbl = r.doubling
     s = r.scoring
     out.append("")
-    who_pays = ("each loser pays it, each winner receives it" if s.style == "zero_sum"
-                else "each winner receives it, losers pay nothing")
-    lone = ("from or to each of the three" if s.lone_settlement != "once" else
-            "once in all, a third from or to each of the three")
-    out.append(f"Payouts: the value of a hand, {who_pays} (a lone player: {lone})" + ("; the multipliers listed below are included"
-                               if s.multipliers else ""))
+    who_pays = {"zero_sum": "each loser pays it, each winner receives it",
+                "winners_only": "each winner receives it, losers pay nothing",
+                "old_side_only": "gained by each old-side seat when it wins, lost when it "
+                                 "loses; nobody else is scored (a score sheet)"}[s.style]
+    lone = ("" if s.style == "old_side_only" else " (a lone player: from or to each of the "
+            "others)" if s.lone_settlement != "once" else
+            " (a lone player: once in all, shared by the others)")
+    out.append(f"Payouts: the value of a hand, {who_pays}{lone}"
+               + ("; the multipliers listed below are included" if s.multipliers else ""))
     levels = ["-"] + dbl.names
     rows = []
     for name, c in r.contracts.items():

@@ -110,7 +110,7 @@ class RuleTables(NamedTuple):
     trump_when_void: bool
     must_beat: bool
     # --- scoring
-    zero_sum: bool
+    settle: int  # SETTLE_* code: who a hand's value is settled with (scoring.style)
     tie_rule: int  # TIE_* code
     lone_once: bool  # a lone player's game is settled once, shared by the three
     factor: float
