@@ -499,7 +499,8 @@ def test_variants_from_paths_with_overrides(tmp_path):
     ('deals = 10\nbots = "random"\nvariants = ["kop", "kop"]', "variants[1]",
      "two variants are labelled 'kop'"),
     ('deals = 10\nbots = "random"\nvariants = [{ruleset = "kop", label = "k", overrides = '
-     '{scoring = {style = "both"}}}]', "scoring.style", "'zero_sum' or 'winners_only'"),
+     '{scoring = {style = "both"}}}]', "scoring.style",
+     "'zero_sum', 'winners_only' or 'old_side_only'"),
     ('deals = 10\nbots = "random"\nvariants = [{ruleset = "kop", colour = 1}]',
      "variants[0].colour", "unknown key"),
     ('deals = 10\nbots = "random"\nrotate = "session"\nsessions = true\n'

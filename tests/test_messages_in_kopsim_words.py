@@ -36,7 +36,8 @@ def ruleset(tmp_path, text):
     ("[contracts.zolo]\ndescription = 3", "contracts.zolo.description", "expected text in quotes"),
     ('[auction]\nno_bid = "normal"', "auction.no_bid", "expected a list"),
     ('[doubling]\nnames = { a = 1 }', "doubling.names", "expected a list"),
-    ("[scoring]\nstyle = 3", "scoring.style", "expected 'zero_sum' or 'winners_only'"),
+    ("[scoring]\nstyle = 3", "scoring.style",
+     "expected 'zero_sum', 'winners_only' or 'old_side_only'"),
 ])
 def test_a_wrong_type_says_what_the_key_expects(tmp_path, capsys, text, where, words):
     err = errors_of(["rules", "validate", ruleset(tmp_path, text)], capsys)
