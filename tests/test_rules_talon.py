@@ -103,12 +103,13 @@ def test_a_side_formed_by_its_cards_is_refused_with_a_talon(tmp_path, team):
     assert any("contracts.grand.team" in m and "talon" in m for m in msgs)
 
 
-def test_laufende_are_refused_with_a_talon(tmp_path):
+def test_laufende_need_the_talon_with_the_old_side(tmp_path):
+    # a card in the talon counts with the old side (SK §6.3): its points must go there too
     msgs = problems_of(tmp_path, """\
-        [contracts.grand]
-        laufende = { from = 1, value = 24 }
+        [contracts.null]
+        laufende = { from = 1, value = 23, cards = ["AC", "AS"] }
         """)
-    assert any("contracts.grand.laufende" in m for m in msgs)
+    assert any("contracts.null.laufende" in m and "old_side" in m for m in msgs)
 
 
 def test_a_ramsch_has_no_old_side_to_take_the_talon(tmp_path):
@@ -246,7 +247,7 @@ def test_rules_show_and_diff_describe_the_talon(tmp_path, capsys):
     assert "10 cards each, 2 to the talon" in capsys.readouterr().out
     child = tmp_path / "child.toml"
     child.write_text(f"extends = {json.dumps(str(TALON))}\nname = \"child\"\n"
-                     "[contracts.grand]\ntalon_points = \"nobody\"\n", encoding="utf-8")
+                     "[contracts.null]\ntalon_points = \"old_side\"\n", encoding="utf-8")
     assert main(["rules", "diff", str(TALON), str(child)]) == 0
-    assert "grand: the talon's points count for nobody instead of the old side" in \
+    assert "null: the talon's points count for the old side instead of nobody" in \
         capsys.readouterr().out

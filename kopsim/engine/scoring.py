@@ -93,14 +93,16 @@ def distribute(rules: Ruleset, v: float, winner: str | None, old_side: list[int]
 
 def laufende(rules: Ruleset, contract: str, hands, old_side: list[int]) -> float:
     """What the contract's Laufende add: the counted cards (high to low) one side holds from
-    the top without a gap, each worth the contract's value, once there are enough of them."""
+    the top without a gap, each worth the contract's value, once there are enough of them. A
+    card no seat was dealt lies in the talon, and counts with the old side (Skat's matadors,
+    docs/rules/SKAT.md §6.3)."""
     c = rules.contracts[contract]
     if c.laufende is None or hands is None:
         return 0.0
     sides = []
     for card in c.laufende_cards(rules.orders):
-        holder = next(s for s, hand in enumerate(hands) if card in hand)
-        sides.append(holder in old_side)
+        holder = next((s for s, hand in enumerate(hands) if card in hand), None)
+        sides.append(holder is None or holder in old_side)
     run = 0
     while run < len(sides) and sides[run] == sides[0]:
         run += 1

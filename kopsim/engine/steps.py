@@ -327,7 +327,10 @@ def classify(opts, ypts, otr, ytr, win_points, smax_old, smax_young, goal, tie_w
 @njit(cache=True, inline='always')
 def laufende_value(lauf_cards, lauf_from, lauf_value, k, hands, old):
     """What contract k's Laufende add: the cards of lauf_cards[k] (high to low) that one side
-    holds from the top without a gap, each worth lauf_value[k], once there are lauf_from[k]."""
+    holds from the top without a gap, each worth lauf_value[k], once there are lauf_from[k].
+    A card no seat was dealt lies in the talon and counts with the old side (Skat's matadors
+    count the skat's cards with the declarer's: validation allows Laufende with a talon only
+    where its points go to the old side)."""
     if lauf_from[k] == 0:
         return 0.0
     n, side = 0, -1
@@ -335,10 +338,11 @@ def laufende_value(lauf_cards, lauf_from, lauf_value, k, hands, old):
         c = lauf_cards[k, i]
         if c < 0:
             break
-        s = 0
-        while not (hands[s] >> np.uint64(c)) & ONE:
-            s += 1
-        holder_side = (old >> s) & 1
+        holder_side = 1  # in the talon, unless a seat holds it
+        for s in range(hands.shape[0]):
+            if (hands[s] >> np.uint64(c)) & ONE:
+                holder_side = (old >> s) & 1
+                break
         if side >= 0 and holder_side != side:
             break
         side = holder_side

@@ -79,10 +79,11 @@ def _check_talon(r: Ruleset, bad) -> None:
             bad(f"{where}.team", f"a {c.team!r} side is formed by who holds its team cards, and "
                 "with a talon one may lie there, unheld: with a talon a contract is played "
                 "`alone` or `each` for himself")
-        if c.laufende is not None:
-            bad(f"{where}.laufende", "Laufende are counted over the dealt hands, and with a talon "
-                "a top trump may lie in it: not with a talon")
         where_points = f"{where}.talon_points" if c.talon_points is not None else "talon.points"
+        if c.laufende is not None and r.talon_points_of(cname) != "old_side":
+            bad(f"{where}.laufende", "Laufende count a card lying in the talon with the old side "
+                "(Skat's matadors): the talon's points must go to it as well "
+                "(talon_points = \"old_side\")")
         if c.team == "each" and r.talon_points_of(cname) == "old_side":
             bad(where_points, f"contract {cname!r} is played each for himself: it has no old side "
                 "to take the talon's points (\"last_trick\" or \"nobody\")")
