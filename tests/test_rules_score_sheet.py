@@ -34,8 +34,7 @@ def sheet(tmp_path_factory):
 
 def hands_with(declarer: list[str], skat: list[str]) -> tuple:
     """Seat 0's ten cards as given, the skat as given, the rest dealt to seats 1 and 2."""
-    from kopsim.rules.load import load_ruleset as load
-    rest = [c for c in load(TALON).cards() if c not in declarer and c not in skat]
+    rest = [c for c in load_ruleset(TALON).cards() if c not in declarer and c not in skat]
     return (tuple(declarer), tuple(rest[:10]), tuple(rest[10:20]))
 
 
