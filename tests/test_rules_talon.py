@@ -160,8 +160,8 @@ SKAT = ("10D", "7D")  # 10 points
 
 
 def test_the_skat_counts_for_the_declarer_in_a_grand():
-    # SK §4.1: the skat's points count for the declarer
-    st = play_out(Deal(2, HANDS, SKAT), ["grand", "pass", "pass"])
+    # SK §4.2: played hand, the skat untouched still counts for the declarer
+    st = play_out(Deal(2, HANDS, SKAT), ["grand", "pass", "pass", "hand"])
     assert st.contract == "grand" and st.declarer == 0
     taken = trick_points(st)
     assert st.points == [taken[0] + 10, taken[1], taken[2]]
@@ -169,7 +169,7 @@ def test_the_skat_counts_for_the_declarer_in_a_grand():
 
 
 def test_the_skat_counts_for_nobody_in_null():
-    st = play_out(Deal(2, HANDS, SKAT), ["null", "pass", "pass"])
+    st = play_out(Deal(2, HANDS, SKAT), ["null", "pass", "pass", "hand"])
     assert st.contract == "null"
     assert st.points == trick_points(st) and sum(st.points) == 110
 
@@ -210,7 +210,7 @@ def test_both_engines_play_the_talon_identically(lineup):
 
 def test_replay_finds_a_talon_that_is_not_the_deal():
     # HR: the talon is logged; a record whose talon is not its seed's deal is caught
-    st = play_out(Deal.from_seed(RULES, 11, 2), ["grand", "pass", "pass"])
+    st = play_out(Deal.from_seed(RULES, 11, 2), ["grand", "pass", "pass", "hand"])
     d = record_from_state(st, 11, 2).to_dict()
     assert check_record(RULES, d) is None
     seat0 = d["hands"][0]

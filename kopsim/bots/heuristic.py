@@ -19,9 +19,10 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..engine.jit import kernel_jit
-from ..rules.codes import TEAM_ALONE, TEAM_CALLED, TEAM_EACH
+from ..engine.bits import popcount
+from ..rules.codes import GOAL_NO_TRICKS, TEAM_ALONE, TEAM_CALLED, TEAM_EACH
 from ..engine.codes import BOT_HEURISTIC
-from ..engine.reference import Observation
+from ..engine.reference import HAND, PICK_UP, Observation
 from ..engine.seats import after
 from ..engine.steps import play_to_trick
 from ..rules.cache import compiled, table
@@ -33,6 +34,9 @@ P_SOLO, P_DU, P_CICHA, P_DOUBLE, P_REDOUBLE, P_TEAM_DOUBLE, P_SMEAR = range(7)
 # the columns of the per-order card table (heuristic_tables)
 V_POWER, V_POINTS = 0, 1
 TUNED_TRICKS = 4.0  # the tricks of a hand of the Kop the thresholds were tuned on
+# play "hand" (without picking the talon up, where the rules let the declarer choose) only
+# with a hand this strong, of TUNED_TRICKS; in a no-tricks contract only with one this weak
+HAND_STRENGTH = 3.6
 
 
 class HeuristicParams(BaseModel):
@@ -241,6 +245,48 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
             rel[s] = -1 if mine else 1
 
 
+# ---------------------------------------------------------------------------------------- talon
+
+
+@kernel_jit()
+def heur_take(hand, o, goal, power):
+    """Whether the declarer picks the talon up (else he plays hand): he does unless his hand
+    alone takes nearly every trick (or, in a no-tricks contract, nearly none) in order o."""
+    s = strength(hand, o, power)
+    if goal == GOAL_NO_TRICKS:
+        return s > TUNED_TRICKS - HAND_STRENGTH
+    return s < HAND_STRENGTH
+
+
+@kernel_jit()
+def heur_lay(hand, o, goal, suit, suit_mask, beat_mask, power):
+    """The card of hand to lay away after picking the talon up (one at a time, as many as the
+    talon held). Playing for points: a plain card that is no master, points first (they count
+    for him in the talon) and from short suits (a void to trump in); masters and trumps last.
+    Playing for no tricks: the card most other cards can pass under, from short suits first."""
+    one = np.uint64(1)
+    best, best_key = -1, 0.0
+    for c in range(power.shape[1]):
+        if not (hand >> np.uint64(c)) & one:
+            continue
+        g = suit[o, c]
+        group = suit_mask[o, g]
+        length = popcount(group & hand)
+        above = beat_mask[o, g, c] & group & ~hand  # its suit's cards out that beat it
+        if goal == GOAL_NO_TRICKS:
+            below = group & ~hand & ~beat_mask[o, g, c] & ~(one << np.uint64(c))
+            key = length - 4.0 * popcount(below)
+        elif g == 0:
+            key = 100.0 + power[o, c, V_POWER]
+        elif above == np.uint64(0):
+            key = 50.0 + power[o, c, V_POWER]
+        else:
+            key = length - power[o, c, V_POINTS] / 11.0
+        if best < 0 or key < best_key:
+            best, best_key = c, key
+    return best
+
+
 # ----------------------------------------------------------------------------------------- play
 
 
@@ -365,6 +411,12 @@ class HeuristicBot:
         K = len(cr.contract_names)
         dealt = card_mask(obs.dealt, index)
         imp, imp_decl, normal = _believed_no_bid(cr, obs, dealt)
+        if obs.phase == "talon":
+            # the declarer's contract: the bid, or the no-bid contract his own hand gave him
+            k = imp if obs.bid is None else cr.contract_names.index(obs.bid)
+            return self._talon_action(obs, k, cr, power, ctab)
+        # the cards it plays with: as dealt, and as the talon changed them (the kernel's)
+        dealt = card_mask(obs.dealt + obs.talon_seen, index) & ~card_mask(obs.laid_away, index)
         if obs.phase == "auction":
             codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
             bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
@@ -397,6 +449,18 @@ class HeuristicBot:
         c = heur_card(np.uint64(legal), np.uint64(hand), ctab[k, 2], trick, leader, rel, who,
                       a.suit, a.suit_mask, a.beat_mask, power, self.prm)
         return cr.cards[c]
+
+
+    def _talon_action(self, obs: Observation, k: int, cr, power, ctab) -> str:
+        """Pick up or play hand (`heur_take`), then each card to lay away (`heur_lay`), in
+        contract k."""
+        a = cr.tables
+        o, goal = ctab[k, 2], a.c_goal[k]
+        if obs.legal_actions == (PICK_UP, HAND):
+            take = heur_take(np.uint64(card_mask(obs.dealt, cr.card_index)), o, goal, power)
+            return PICK_UP if take else HAND
+        hand = np.uint64(card_mask(obs.hand, cr.card_index))
+        return cr.cards[heur_lay(hand, o, goal, a.suit, a.suit_mask, a.beat_mask, power)]
 
 
 def _believed_no_bid(cr: CompiledRules, obs: Observation, dealt: int) -> tuple[int, int, int]:

@@ -38,8 +38,12 @@ class SeatView(NamedTuple):
 # BOT_HEURISTIC: heuristic_call(calls, m, hand, seat, bid, bidder, believed_k, believed_decl, K,
 # ctab, power, params) -> index of the call; heuristic_relations(rel, seat, dealt, k, decl, ctab,
 # team_cards, who_played) fills rel; heuristic_card(allowed, hand, order, trick,
-# leader, rel, who_played, suit, suit_mask, beat_mask, power, params) -> card
+# leader, rel, who_played, suit, suit_mask, beat_mask, power, params) -> card;
+# heuristic_take(hand, order, goal, power) -> pick the talon up (else play hand);
+# heuristic_lay(hand, order, goal, suit, suit_mask, beat_mask, power) -> the card to lay away
 heuristic_call = None
+heuristic_take = None
+heuristic_lay = None
 heuristic_relations = None
 heuristic_card = None
 

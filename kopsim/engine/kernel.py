@@ -109,6 +109,7 @@ def play_seated(cr: CompiledRules, seeds: np.ndarray, dealers: np.ndarray, seate
         calls=np.zeros((n, cr.max_calls), np.int16), call_seat=np.zeros((n, cr.max_calls), np.int8),
         ncalls=np.empty(n, np.int16), cards=np.zeros((n, nc), np.int8),
         leaders=np.zeros((n, hs), np.int8), trick_winners=np.zeros((n, hs), np.int8),
+        taken=np.full(n, -1, np.int8), laid=np.full((n, cr.tables.talon_size), -1, np.int8),
         options=np.zeros((len(explore), cr.max_calls), np.uint64),
     )
     s = seated

@@ -13,8 +13,8 @@ import numpy as np
 
 from .bits import ONE, ZERO, lowbit_index, nth_bit, popcount
 from . import botcalls
-from ..rules.codes import (CALL_ASK, CALL_BID, CALL_PASS, STYLE_ASK, STYLE_SINGLE, TEAM_ALONE,
-    TEAM_EACH, TEAM_HOLDERS, TIER_LONE, WIN_YOUNG)
+from ..rules.codes import (CALL_ASK, CALL_BID, CALL_PASS, PICKUP_DECLARER_MAY, PICKUP_NEVER,
+    STYLE_ASK, STYLE_SINGLE, TEAM_ALONE, TEAM_EACH, TEAM_HOLDERS, TIER_LONE, WIN_YOUNG)
 from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, REPLAY_CONTRADICTED, REPLAY_NEXT,
     REPLAY_OVER)
 from .draws import STREAM, draw, mix64
@@ -118,6 +118,8 @@ class Outcomes(NamedTuple):
     cards: np.ndarray
     leaders: np.ndarray
     trick_winners: np.ndarray
+    taken: np.ndarray  # [hand] the talon picked up (1), played hand (0), no pick-up (-1)
+    laid: np.ndarray  # [hand, i] the i-th card laid away after picking it up, -1 none
     options: np.ndarray  # [hand, call number] the legal calls, as bits of their codes (when exploring)
 
 
@@ -559,6 +561,38 @@ def _choose_card(t, lu, sc, out, h, seat, allowed, force, at, endgame, pimc):
 
 
 @kernel_jit(inline='always')
+def _talon_phase(t, lu, sc, out, h, contract, declarer):
+    """Where the contract has the declarer pick the talon up: he takes it (or plays hand, where
+    the rules let him choose) and lays as many cards away, which are the talon from then on;
+    sc.hands[declarer] the cards he plays (out.taken, out.laid). The seat's bot decides: the
+    random kind draws from the seat's stream, any other decides as the heuristic kind."""
+    out.taken[h] = -1
+    rule = t.c_pick_up[contract]
+    if rule == PICKUP_NEVER or declarer < 0:
+        return
+    random = lu.bot_kind[lu.seat_bot[h, declarer]] == BOT_RANDOM
+    o, goal = t.c_order[contract], t.c_goal[contract]
+    take = True
+    if rule == PICKUP_DECLARER_MAY:
+        take = (_draw_seat(sc.streams, declarer, 2) == 0 if random else
+                botcalls.heuristic_take(sc.hands[declarer], o, goal, lu.h_power))
+    out.taken[h] = 1 if take else 0
+    if not take:
+        return
+    hand, laid = sc.hands[declarer] | sc.talon[0], ZERO
+    for i in range(t.talon_size):
+        if random:
+            card = nth_bit(hand, _draw_seat(sc.streams, declarer, popcount(hand)))
+        else:
+            card = botcalls.heuristic_lay(hand, o, goal, t.suit, t.suit_mask, t.beat_mask,
+                                          lu.h_power)
+        hand &= ~(ONE << np.uint64(card))
+        laid |= ONE << np.uint64(card)
+        out.laid[h, i] = card
+    sc.hands[declarer], sc.talon[0] = hand, laid
+
+
+@kernel_jit(inline='always')
 def cards_allowed(t, contract, hand, pos, led, w, called, called_suit):
     """The cards of hand that may be played as card pos of a trick of contract (led in suit
     group led, card w winning it), while the called card (-1 none, of group called_suit) keeps
@@ -735,6 +769,7 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
                                                              pimc)
     old = form_teams(t.c_team[contract], t.c_team_mask[contract], t.c_team_cards, contract,
                      declarer, sc.hands, seat_count(t))
+    _talon_phase(t, lu, sc, out, h, contract, declarer)
     for s in range(seat_count(t)):
         sc.points[s], sc.tricks[s], sc.pay[s] = 0.0, 0, 0.0
     if t.c_instant[contract]:

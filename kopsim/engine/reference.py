@@ -20,6 +20,8 @@ from .scoring import Outcome, each_alone, score
 
 PASS = "pass"
 DOUBLE = "double"  # the generic name restrictions use for "any double"
+# the declarer's choice where the rules let him pick the talon up or play without it
+PICK_UP, HAND = "pick_up", "hand"
 
 
 # ------------------------------------------------------------------------------------------ deal
@@ -202,7 +204,7 @@ class Observation:
     seat: int
     seats: int  # at the table
     dealer: int
-    phase: str  # "auction", "play" or "done"
+    phase: str  # "auction", "talon" (the declarer picks it up, lays away), "play" or "done"
     dealt: tuple[str, ...]  # own cards as dealt
     hand: tuple[str, ...]  # own cards still held
     auction: tuple[tuple[int, str], ...]  # (seat, call) in order
@@ -211,6 +213,10 @@ class Observation:
     tricks: tuple[TrickView, ...]  # completed tricks, then the open one
     to_play: int | None
     legal_actions: tuple[str, ...]  # empty unless it is this seat's turn
+    # the talon picked up (True), the hand played without it (False), or no pick-up: public
+    talon_taken: bool | None = None
+    talon_seen: tuple[str, ...] = ()  # the talon's cards as picked up: the declarer's alone
+    laid_away: tuple[str, ...] = ()  # the cards he laid away: his alone
 
 
 # ----------------------------------------------------------------------------------------- state
@@ -244,6 +250,8 @@ class State:
     points: list[float] = field(default_factory=list)
     tricks_won: list[int] = field(default_factory=list)
     outcome: Outcome | None = None
+    talon_taken: bool | None = None  # picked up, played hand, or no pick-up (None)
+    laid_away: list[str] = field(default_factory=list)  # the talon once picked up
     _legal: list[str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -484,8 +492,46 @@ class State:
         if c.instant:
             self._finish()
             return
+        pick_up = self.rules.talon_pick_up_of(contract)
+        if pick_up == "never" or declarer is None:
+            self._start_play()
+            return
+        self.phase, self.turn = "talon", declarer
+        if pick_up == "declarer_must":
+            self._pick_up()
+
+    def _start_play(self) -> None:
         self.phase = "play"
         self.leader = self.turn = self.forehand
+
+    # --------------------------------------------------------------------------------- talon
+    def _pick_up(self) -> None:
+        self.talon_taken = True
+        self.held[self.declarer].extend(self.deal.talon)
+
+    def legal_talon_actions(self) -> list[str]:
+        """Pick up or play hand, where the declarer may choose and has not; then the cards he
+        may lay away: any he holds."""
+        if self.talon_taken is None:
+            return [PICK_UP, HAND]
+        return sorted(self.held[self.declarer], key=self._deck_index.__getitem__)
+
+    def _apply_talon_action(self, action: str) -> None:
+        if action == HAND:
+            self.talon_taken = False
+            self._start_play()
+        elif action == PICK_UP:
+            self._pick_up()
+        else:
+            self.held[self.declarer].remove(action)
+            self.laid_away.append(action)
+            if len(self.laid_away) == len(self.deal.talon):
+                self._start_play()
+
+    @property
+    def talon(self) -> tuple[str, ...]:
+        """The cards in the talon: as dealt, or those laid away once picked up."""
+        return tuple(self.laid_away) if self.talon_taken else self.deal.talon
 
     @property
     def order(self) -> CardOrder:
@@ -552,10 +598,10 @@ class State:
         to (`Ruleset.talon_points_of`): the old side's (its one seat: validation holds a
         contract played with a talon to one), or the last trick's winner."""
         to = self.rules.talon_points_of(self.contract)
-        if to == "nobody" or not self.deal.talon:
+        if to == "nobody" or not self.talon:
             return
         seat = self.tricks[-1].winner if to == "last_trick" else min(self.old_side)
-        self.points[seat] += sum(self._points[c] for c in self.deal.talon)
+        self.points[seat] += sum(self._points[c] for c in self.talon)
 
     # ----------------------------------------------------------------------------------- API
     def legal_actions(self) -> list[str]:
@@ -565,6 +611,8 @@ class State:
                 self._legal = []
             elif self.phase == "auction":
                 self._legal = self.legal_calls(self.turn)
+            elif self.phase == "talon":
+                self._legal = self.legal_talon_actions()
             else:
                 self._legal = self.legal_cards(self.turn)
         return list(self._legal)
@@ -577,6 +625,8 @@ class State:
         self._legal = None
         if self.phase == "auction":
             self._apply_call(action)
+        elif self.phase == "talon":
+            self._apply_talon_action(action)
         else:
             self._apply_card(action)
 
@@ -597,6 +647,9 @@ class State:
             tricks=tuple(tricks),
             to_play=self.current_player(),
             legal_actions=tuple(self.legal_actions()) if self.turn == seat else (),
+            talon_taken=self.talon_taken,
+            talon_seen=self.deal.talon if self.talon_taken and seat == self.declarer else (),
+            laid_away=tuple(self.laid_away) if seat == self.declarer else (),
         )
 
 

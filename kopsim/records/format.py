@@ -56,6 +56,10 @@ class HandRecord:
     nominal_payouts: list[float] | None = None  # bankroll sessions only, as `bankroll`
     bankroll: list[float] | None = None
     talon: list[str] | None = None  # the cards dealt to no seat, in rules with a talon only
+    # where the contract has the declarer pick the talon up: whether he did (False: hand), and
+    # the cards he laid away, the talon from then on (when he picked it up)
+    talon_taken: bool | None = None
+    laid_away: list[str] | None = None
 
     def to_dict(self) -> dict:
         # built by hand: dataclasses.asdict deep-copies every nested list, ten times slower
@@ -79,7 +83,8 @@ class HandRecord:
 
 FIELDS = [f.name for f in fields(HandRecord)]
 # left out of the JSON when None
-OPTIONAL = ("session", "ruleset_file", "nominal_payouts", "bankroll", "talon")
+OPTIONAL = ("session", "ruleset_file", "nominal_payouts", "bankroll", "talon", "talon_taken",
+            "laid_away")
 
 
 def json_number(x: float) -> float | int:
@@ -100,6 +105,8 @@ def record_from_state(state, seed: int, hand_index: int, session: int | None = N
         dealer=state.deal.dealer,
         hands=[list(h) for h in state.deal.hands],
         talon=None if state.rules.talon is None else list(state.deal.talon),
+        talon_taken=state.talon_taken,
+        laid_away=list(state.laid_away) if state.talon_taken else None,
         auction=[{"seat": s, "call": c} for s, c in state.auction],
         contract=state.contract,
         declarer=state.declarer,
@@ -130,12 +137,13 @@ def batch_record(res, i: int, session: int | None = None) -> HandRecord:
         tricks = [{"leader": int(res.leaders[i, t]),
                    "cards": [names[c] for c in played[n * t:n * t + n]],
                    "winner": int(res.trick_winners[i, t])} for t in range(cr.tables.hand_size)]
-    old, decl = int(res.old[i]), int(res.declarer[i])
+    old, decl, taken = int(res.old[i]), int(res.declarer[i]), int(res.taken[i])
     return HandRecord(
         ruleset=r.name, ruleset_sha256=cr.sha256, seed=int(res.seeds[i]),
         hand_index=int(res.hand_index[i]), session=session, dealer=deal.dealer,
         hands=[list(h) for h in deal.hands], talon=None if r.talon is None else list(deal.talon),
-        auction=auction, contract=cr.contract_names[k],
+        talon_taken=None if taken < 0 else taken == 1,
+        laid_away=[names[c] for c in res.laid[i]] if taken == 1 else None, auction=auction, contract=cr.contract_names[k],
         declarer=None if decl < 0 else decl, old_side=[s for s in range(n) if (old >> s) & 1],
         doubles=int(res.doubles[i]), tricks=tricks,
         points=[float(x) for x in res.points[i]], tricks_won=[int(x) for x in res.tricks[i]],
@@ -285,6 +293,8 @@ def field_types(n: int) -> dict:
         "nominal_payouts": (f"{n} finite numbers or null", _or_null(_list_of(_number, n))),
         "bankroll": (f"{n} finite numbers or null", _or_null(_list_of(_number, n))),
         "talon": ("a list of card strings or null", _or_null(_list_of(_string))),
+        "talon_taken": ("true, false or null", _or_null(lambda x: type(x) is bool)),
+        "laid_away": ("a list of card strings or null", _or_null(_list_of(_string))),
     }
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError, Problem
-from ..engine.reference import Deal, IllegalAction, State
+from ..engine.reference import HAND, PICK_UP, Deal, IllegalAction, State
 from .format import json_number, parse_records, read_lines, record_problem
 from ..rules.load import bundled_names, load_ruleset
 from ..rules.model import Ruleset
@@ -99,6 +99,9 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
     if not each_alone and d["old_side"] != state.old_side:
         return f"old_side: log says {d['old_side']!r}, the rules give {state.old_side!r}"
 
+    problem = _replay_talon(state, d)
+    if problem:
+        return problem
     tricks = d["tricks"]
     if rules.contracts[state.contract].instant:
         if tricks:
@@ -141,6 +144,33 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
     for key, logged, derived in checks:
         if logged != derived:
             return f"{key}: log says {d[key]!r}, the rules give {derived!r}"
+    return None
+
+
+def _replay_talon(state: State, d: dict) -> str | None:
+    """The declarer's pick-up (or hand) and the cards he laid away, replayed where the contract
+    has him pick the talon up (HAND-RECORD.md §2.23-2.24); what is wrong with them, or None."""
+    taken, laid = d.get("talon_taken"), d.get("laid_away")
+    if state.phase != "talon":
+        if taken is not None or laid is not None:
+            return (f"talon_taken: nobody picks the talon up in {state.contract!r}, yet the "
+                    "log says whether it was")
+        return None
+    if taken is None:
+        return f"talon_taken: missing; in {state.contract!r} the declarer picks the talon up"
+    if state.legal_actions() == [PICK_UP, HAND]:
+        state.apply_action(PICK_UP if taken else HAND)
+    elif not taken:
+        return f"talon_taken: log says false, but in {state.contract!r} the talon is picked up"
+    if not taken:
+        return None if laid is None else "laid_away: logged for a hand played without the talon"
+    if not isinstance(laid, list) or len(laid) != len(state.deal.talon):
+        return f"laid_away: expected the {len(state.deal.talon)} cards laid away"
+    for i, card in enumerate(laid):
+        try:
+            state.apply_action(card)
+        except IllegalAction as e:
+            return f"laid_away[{i}]: {e}"
     return None
 
 

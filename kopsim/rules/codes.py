@@ -47,6 +47,11 @@ SETTLE_STYLES = ("winners_only", "zero_sum", "old_side_only")
 TALON_NOBODY, TALON_OLD_SIDE, TALON_LAST_TRICK = range(3)
 TALON_POINTS = ("nobody", "old_side", "last_trick")
 
+# who picks the talon up once the contract and its declarer are known (`Talon.pick_up`):
+# nobody, the declarer who may instead play "hand" without it (Skat), or the declarer always
+PICKUP_NEVER, PICKUP_DECLARER_MAY, PICKUP_DECLARER_MUST = range(3)
+PICKUP_RULES = ("never", "declarer_may", "declarer_must")
+
 
 # --- auction styles
 STYLE_OPEN, STYLE_ASK, STYLE_SINGLE = range(3)

@@ -19,8 +19,8 @@ from functools import cached_property
 
 import numpy as np
 
-from .codes import (GOAL_NAMES, LOSER_RULES, TALON_POINTS, TIE_RULES, CALL_ASK, CALL_BID,
-    CALL_PASS, MULT_NAMES, N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR,
+from .codes import (GOAL_NAMES, LOSER_RULES, PICKUP_RULES, TALON_POINTS, TIE_RULES, CALL_ASK,
+    CALL_BID, CALL_PASS, MULT_NAMES, N_PRICED_TIERS, P_ALL, P_AND, P_ANY, P_COUNT, P_NONE, P_NOT, P_OR,
     P_POS, SETTLE_STYLES, STYLE_NAMES, TEAM_NAMES, TIER_NAMES, TIER_OUT, TIER_SCHNEIDER, TIER_SCHWARZ, TIER_TIE,
     WINNER_NAMES)
 from .tables import RuleTables, seat_ids_of
@@ -261,6 +261,16 @@ def _team_tables(r: Ruleset, contracts: list[str], faces: dict[str, list[int]]):
     return team_cards, team_mask
 
 
+def _talon_tables(r: Ruleset, contracts: list[str]) -> dict:
+    """The talon's size, and per contract whose points it counts in and who picks it up."""
+    return dict(
+        talon_size=r.talon_cards(),
+        c_talon_to=np.array([TALON_POINTS.index(r.talon_points_of(n)) for n in contracts],
+                            np.int8),
+        c_pick_up=np.array([PICKUP_RULES.index(r.talon_pick_up_of(n)) for n in contracts],
+                           np.int8))
+
+
 def compile_rules(r: Ruleset) -> CompiledRules:
     cards = r.cards()
     index = {c: i for i, c in enumerate(cards)}
@@ -330,8 +340,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
     tables = RuleTables(
         n_seats=r.deck.players, seat_ids=seat_ids_of(r.deck.players), n_cards=nc,
         deal_to=np.array(r.deal_offsets(), np.int8), hand_size=r.hand_size(),
-        c_talon_to=np.array([TALON_POINTS.index(r.talon_points_of(n)) for n in contracts],
-                            np.int8),
+        **_talon_tables(r, contracts),
         card_points=np.array([r.deck.card_points(c) for c in cards], np.float64),
         suit=suit, suit_mask=suit_mask, beat_mask=beat_mask, trump_rank=_trump_ranks(r, faces),
         p_op=p_op, p_mask=p_mask, p_a=p_a, p_b=p_b, p_start=p_start, p_end=p_end,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .model import Contract, Order, Price, Ruleset
-from .show import (SUIT_SYMBOLS, TALON_WORDS, describe, each_alone_text, number,
+from .show import (SUIT_SYMBOLS, PICKUP_WORDS, TALON_WORDS, describe, each_alone_text, number,
                    positive_bonus_text, pretty_card, tie_name, tournament_text)
 
 SECTIONS = ("deck", "card order", "play", "contracts", "auction", "doubling", "scoring", "session")
@@ -506,11 +506,14 @@ def _talon_changes(a: Ruleset, b: Ruleset) -> list[Change]:
     if a.talon_cards() != b.talon_cards():
         return [Change("deck", f"{b.talon_cards()} cards to the talon instead of "
                        f"{a.talon_cards()}")]
+    both = [name for name in b.contracts if name in a.contracts]
     words = TALON_WORDS
-    return [Change("deck", f"{name}: the talon's points count for "
-                   f"{words[b.talon_points_of(name)]} instead of {words[a.talon_points_of(name)]}")
-            for name in b.contracts if name in a.contracts
-            and a.talon_points_of(name) != b.talon_points_of(name)]
+    out = [Change("deck", f"{name}: the talon's points count for "
+                  f"{words[b.talon_points_of(name)]} instead of {words[a.talon_points_of(name)]}")
+           for name in both if a.talon_points_of(name) != b.talon_points_of(name)]
+    return out + [Change("deck", f"{name}: {PICKUP_WORDS[b.talon_pick_up_of(name)]} (was: "
+                         f"{PICKUP_WORDS[a.talon_pick_up_of(name)]})")
+                  for name in both if a.talon_pick_up_of(name) != b.talon_pick_up_of(name)]
 
 
 def _play_changes(a: Ruleset, b: Ruleset) -> list[Change]:

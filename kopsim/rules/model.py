@@ -399,6 +399,11 @@ class Ramsch(_Model):
 # in nobody's
 TalonPoints = Literal["old_side", "last_trick", "nobody"]
 
+# Who picks the talon up once the contract and its declarer are known: nobody (it lies untouched
+# to the end), the declarer, who may instead play "hand" without it (Skat), or the declarer
+# always. Who picks it up lays as many cards away, face down: they are the talon from then on
+TalonPickUp = Literal["never", "declarer_may", "declarer_must"]
+
 
 class Talon(_Model):
     """Cards dealt face down to no seat (Skat's skat, Sheepshead's blind): the last `cards`
@@ -407,6 +412,7 @@ class Talon(_Model):
 
     cards: _int_in(1, MAX_CARDS - MIN_SEATS)
     points: TalonPoints = "old_side"
+    pick_up: TalonPickUp = "never"  # a contract may say otherwise: `Contract.talon_pick_up`
 
 
 class Contract(_Model):
@@ -445,6 +451,8 @@ class Contract(_Model):
     ramsch: Optional[Ramsch] = None  # team = "each" only; None: its defaults
     # whose points the talon's cards count in (rules with a `talon` only); None: talon.points
     talon_points: Optional[TalonPoints] = None
+    # who picks the talon up in it (rules with a `talon` only); None: talon.pick_up
+    talon_pick_up: Optional[TalonPickUp] = None
 
     def laufende_cards(self, orders: dict) -> list[str]:
         """The cards Laufende are counted over, high to low."""
@@ -584,6 +592,15 @@ class Ruleset(_Model):
         if self.talon is None:
             return "nobody"
         return c.talon_points if c.talon_points is not None else self.talon.points
+
+    def talon_pick_up_of(self, contract: str) -> str:
+        """Who picks the talon up when `contract` is played (`TalonPickUp`): "never" without a
+        talon, and in a contract without a declarer to pick it up (each for himself) or
+        without play (instant)."""
+        c = self.contracts[contract]
+        if self.talon is None or c.team == "each" or c.instant:
+            return "never"
+        return c.talon_pick_up if c.talon_pick_up is not None else self.talon.pick_up
 
     def holding_of(self, cards) -> Counter:
         """What the rules read of a hand of dealt cards: each card they name, with the copies

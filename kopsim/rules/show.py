@@ -8,6 +8,10 @@ SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 # whose points a talon counts in (`TalonPoints`), as the descriptions say it
 TALON_WORDS = {"old_side": "the old side", "last_trick": "the last trick's winner",
                "nobody": "nobody"}
+# who picks a talon up (`TalonPickUp`), as the descriptions say it
+PICKUP_WORDS = {"never": "nobody picks it up",
+                "declarer_may": "the declarer picks it up and lays as many away, or plays hand",
+                "declarer_must": "the declarer picks it up and lays as many away"}
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:
@@ -117,7 +121,8 @@ def _deck_lines(r: Ruleset) -> list[str]:
     d = r.deck
     out.append("")
     talon = (f", {r.talon_cards()} to the talon (its points count for "
-             f"{TALON_WORDS[r.talon.points]}, unless a contract says otherwise)"
+             f"{TALON_WORDS[r.talon.points]}; {PICKUP_WORDS[r.talon.pick_up]}; unless a "
+             "contract says otherwise)"
              if r.talon is not None else "")
     out.append(f"Deck: {len(r.cards())} cards, {d.players} players, "
                f"{r.hand_size()} cards each{talon}; card points "

@@ -85,6 +85,8 @@ class RuleTables(NamedTuple):
     c_durch_all: np.ndarray
     c_jungfrau: np.ndarray
     c_talon_to: np.ndarray  # [k] TALON_* code: whose points the talon's cards count in
+    c_pick_up: np.ndarray  # [k] PICKUP_* code: who picks the talon up before the play
+    talon_size: int  # the cards dealt to the talon (0: none)
     normal_k: int  # the first no-bid contract anyone may play, -1 if none
     # --- auction
     style: int  # STYLE_* code

@@ -70,9 +70,13 @@ def _check_talon(r: Ruleset, bad) -> None:
     for cname, c in r.contracts.items():
         where = f"contracts.{dotted([cname])}"
         if r.talon is None:
-            if c.talon_points is not None:
-                bad(f"{where}.talon_points", "the rules deal no talon (add a [talon] table)")
+            for key in ("talon_points", "talon_pick_up"):
+                if getattr(c, key) is not None:
+                    bad(f"{where}.{key}", "the rules deal no talon (add a [talon] table)")
             continue
+        if c.talon_pick_up not in (None, "never") and (c.team == "each" or c.instant):
+            bad(f"{where}.talon_pick_up", f"contract {cname!r} has no declarer to pick the talon "
+                "up (it is played each for himself, or not played): \"never\"")
         if c.instant:
             continue  # nobody plays: the talon stays where it lies
         if c.team in ("holders", "called"):
