@@ -28,6 +28,7 @@ HERE = Path(__file__).resolve().parent
 CROSS_CHECKS = ["test_engines_agree.py", "test_solver.py", "test_hostile_rulesets.py",
                 "test_fuzz_rulesets.py",
                 "test_rules_talon_pick_up.py::test_both_engines_pick_up_and_lay_away_identically",
+                "test_rules_value_bidding.py::test_both_engines_bid_by_value_identically",
                 "test_seat_counts.py::test_a_table_of_n_seats_plays_the_same_hands_in_both_engines",
                 "test_pimc_kernel.py::test_the_kernel_plays_pimc_as_the_reference_engine",
                 "test_learnt.py::test_both_engines_play_the_learnt_bot_alike"]

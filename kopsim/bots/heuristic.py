@@ -245,6 +245,74 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
             rel[s] = -1 if mine else 1
 
 
+# -------------------------------------------------------------------------------- bidding by value
+
+NULL_STRENGTH = 0.4  # of TUNED_TRICKS: play for no tricks only with a hand this weak
+
+
+@kernel_jit()
+def _run_length(hand, lauf):
+    """How many of the cards lauf (high to low, -1 padded) hand holds in an unbroken run from
+    the top, or lacks in one (Skat's matadors "with" or "without")."""
+    one = np.uint64(1)
+    if lauf.shape[0] == 0 or lauf[0] < 0:
+        return 0
+    top = (hand >> np.uint64(lauf[0])) & one
+    n = 0
+    for i in range(lauf.shape[0]):
+        if lauf[i] < 0 or (hand >> np.uint64(lauf[i])) & one != top:
+            break
+        n += 1
+    return n
+
+
+@kernel_jit()
+def contract_worth(hand, k, t, ctab, power, prm):
+    """What contract k is worth to the heuristic with hand, as declarer: 0 unless its hand
+    takes the tricks alone (strength from prm's solo threshold; playing for no tricks, a hand
+    weaker than NULL_STRENGTH), else its price won plus the matadors its hand shows."""
+    s = strength(hand, ctab[k, 2], power)
+    if (s > NULL_STRENGTH) if t.c_goal[k] == GOAL_NO_TRICKS else (s < prm[P_SOLO]):
+        return 0.0
+    v = t.c_won[k, 0]  # the price of a game won, not schneider (TIER_OUT)
+    if t.c_lauf_from[k] > 0:
+        m = _run_length(hand, t.c_lauf_cards[k])
+        if m >= t.c_lauf_from[k]:
+            v += m * t.c_lauf_value[k]
+    return v
+
+
+@kernel_jit()
+def heur_declare(hand, t, options, m, ctab, power, prm):
+    """Index in options[:m] (contracts) of the one to declare: the most worth
+    (`contract_worth`), of equal worth the strongest hand for it."""
+    best, best_key = 0, -1.0
+    for i in range(m):
+        k = options[i]
+        s = strength(hand, ctab[k, 2], power)
+        if t.c_goal[k] == GOAL_NO_TRICKS:
+            s = TUNED_TRICKS - s
+        key = 1000.0 * contract_worth(hand, k, t, ctab, power, prm) + s
+        if key > best_key:
+            best, best_key = i, key
+    return best
+
+
+@kernel_jit()
+def heur_value_call(calls, m, hand, held, t, ctab, power, prm):
+    """Index in calls[:m] of the call in bidding by value: hold the value held (senior) or
+    name the lowest value offered (junior) while the best contract's worth reaches it, else
+    pass (calls[0])."""
+    worth = 0.0
+    for j in range(t.bids.shape[0]):
+        worth = max(worth, contract_worth(hand, t.bids[j], t, ctab, power, prm))
+    if m < 2:
+        return 0
+    if calls[1] < t.value_code:  # the senior's hold
+        return 1 if held <= worth else 0
+    return 1 if t.bid_values[calls[1] - t.value_code] <= worth else 0
+
+
 # ---------------------------------------------------------------------------------------- talon
 
 
@@ -411,12 +479,19 @@ class HeuristicBot:
         K = len(cr.contract_names)
         dealt = card_mask(obs.dealt, index)
         imp, imp_decl, normal = _believed_no_bid(cr, obs, dealt)
+        if obs.phase in ("talon", "declare") and obs.bid_value is not None:
+            return self._by_value(obs, cr, power, ctab)
         if obs.phase == "talon":
             # the declarer's contract: the bid, or the no-bid contract his own hand gave him
             k = imp if obs.bid is None else cr.contract_names.index(obs.bid)
             return self._talon_action(obs, k, cr, power, ctab)
         # the cards it plays with: as dealt, and as the talon changed them (the kernel's)
         dealt = card_mask(obs.dealt + obs.talon_seen, index) & ~card_mask(obs.laid_away, index)
+        if obs.phase == "auction" and cr.rules.auction.style == "value":
+            codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
+            return obs.legal_actions[heur_value_call(codes, len(codes), np.uint64(dealt),
+                                                     obs.bid_value or 0, a, ctab, power,
+                                                     self.prm)]
         if obs.phase == "auction":
             codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
             bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
@@ -450,6 +525,19 @@ class HeuristicBot:
                       a.suit, a.suit_mask, a.beat_mask, power, self.prm)
         return cr.cards[c]
 
+
+    def _by_value(self, obs: Observation, cr, power, ctab) -> str:
+        """Bid by value, the declarer's talon and declaration: he means to declare what his
+        dealt hand is best worth (`heur_declare`), and declares what his cards then are."""
+        a = cr.tables
+        names = cr.rules.declarable(obs.bid_value)
+        options = np.array([cr.contract_names.index(n) for n in names], np.int64)
+        if obs.phase == "declare":
+            hand = np.uint64(card_mask(obs.hand, cr.card_index))
+            return names[heur_declare(hand, a, options, len(options), ctab, power, self.prm)]
+        dealt = np.uint64(card_mask(obs.dealt, cr.card_index))
+        meant = options[heur_declare(dealt, a, options, len(options), ctab, power, self.prm)]
+        return self._talon_action(obs, int(meant), cr, power, ctab)
 
     def _talon_action(self, obs: Observation, k: int, cr, power, ctab) -> str:
         """Pick up or play hand (`heur_take`), then each card to lay away (`heur_lay`), in

@@ -17,8 +17,8 @@ from ..engine.kernel import ONE_KERNEL, Seated
 from ..rules.cache import table as rules_table
 from .endgame import endgame_card
 from .ev import P_TABLE, EvBot, ev_call
-from .heuristic import (HeuristicBot, heur_call, heur_card, heur_lay, heur_take, heuristic_tables,
-                        relations)
+from .heuristic import (HeuristicBot, heur_call, heur_card, heur_declare, heur_lay, heur_take,
+                        heur_value_call, heuristic_tables, relations)
 from .learnt import LearntBot
 from .split import split_lineup
 from .learnt_kernel import LP_MODEL, learnt_call, learnt_card, learnt_nets
@@ -39,6 +39,8 @@ def _fill_slots() -> None:
     botcalls.heuristic_card = heur_card
     botcalls.heuristic_take = heur_take
     botcalls.heuristic_lay = heur_lay
+    botcalls.heuristic_value_call = heur_value_call
+    botcalls.heuristic_declare = heur_declare
     botcalls.ev_call = ev_call
     botcalls.ev_endgame_card = endgame_card
     botcalls.pimc_call = pimc_call

@@ -22,6 +22,9 @@ def deck_problem(rules) -> str | None:
     if rules.talon is not None:
         return (f"its model of a deal gives every card unseen to a seat, and these rules deal "
                 f"{rules.talon.cards} to a talon (random and heuristic play with a talon)")
+    if rules.auction.style == "value":
+        return ("its calls are contracts bid, and these rules bid by value (random and "
+                "heuristic bid by value)")
     return None
 
 

@@ -44,6 +44,11 @@ class SeatView(NamedTuple):
 heuristic_call = None
 heuristic_take = None
 heuristic_lay = None
+# bidding by value: heuristic_value_call(calls, m, hand, held, t, ctab, power, params) -> index
+# of the call; heuristic_declare(hand, t, options, m, ctab, power, params) -> index of the
+# contract declared among options[:m]
+heuristic_value_call = None
+heuristic_declare = None
 heuristic_relations = None
 heuristic_card = None
 

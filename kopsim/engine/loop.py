@@ -14,7 +14,7 @@ import numpy as np
 from .bits import ONE, ZERO, lowbit_index, nth_bit, popcount
 from . import botcalls
 from ..rules.codes import (CALL_ASK, CALL_BID, CALL_PASS, PICKUP_DECLARER_MAY, PICKUP_NEVER,
-    STYLE_ASK, STYLE_SINGLE, TEAM_ALONE, TEAM_EACH, TEAM_HOLDERS, TIER_LONE, WIN_YOUNG)
+    STYLE_ASK, STYLE_SINGLE, STYLE_VALUE, TEAM_ALONE, TEAM_EACH, TEAM_HOLDERS, TIER_LONE, WIN_YOUNG)
 from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, REPLAY_CONTRADICTED, REPLAY_NEXT,
     REPLAY_OVER)
 from .draws import STREAM, draw, mix64
@@ -125,12 +125,12 @@ class Outcomes(NamedTuple):
 
 def scratch_for(t) -> Scratch:
     nc, n = t.n_cards, t.n_seats  # the per-seat arrays have one row a seat: the kernel reads n
-    K = t.c_team.shape[0]
+    K, V = t.c_team.shape[0], t.bid_values.shape[0]  # the calls open: pass, bids or values
     return Scratch(
         perm=np.zeros(nc, np.int64), hands=np.zeros(n, np.uint64), talon=np.zeros(1, np.uint64),
         left=np.zeros(n, np.uint64),
         elig=np.zeros((t.p_start.shape[0], n), np.bool_), stack=np.zeros(t.pred_stack, np.bool_),
-        calls=np.zeros(CALL_BID + K, np.int64), calls_tmp=np.zeros(CALL_BID + K, np.int64),
+        calls=np.zeros(CALL_BID + K + V, np.int64), calls_tmp=np.zeros(CALL_BID + K + V, np.int64),
         double_seats=np.zeros(max(t.n_chain, 1), np.int64), believed_k=np.zeros(n, np.int64),
         believed_decl=np.zeros(n, np.int64), who_played=np.full(nc, -1, np.int64),
         trick=np.full(n, -1, np.int64), rel=np.zeros(n, np.int64), points=np.zeros(n, np.float64),
@@ -561,13 +561,13 @@ def _choose_card(t, lu, sc, out, h, seat, allowed, force, at, endgame, pimc):
 
 
 @kernel_jit(inline='always')
-def _talon_phase(t, lu, sc, out, h, contract, declarer):
-    """Where the contract has the declarer pick the talon up: he takes it (or plays hand, where
-    the rules let him choose) and lays as many cards away, which are the talon from then on;
-    sc.hands[declarer] the cards he plays (out.taken, out.laid). The seat's bot decides: the
-    random kind draws from the seat's stream, any other decides as the heuristic kind."""
+def _talon_phase(t, lu, sc, out, h, rule, contract, declarer):
+    """Where rule (PICKUP_*) has the declarer pick the talon up: he takes it (or plays hand,
+    where he may choose) and lays as many cards away, which are the talon from then on;
+    sc.hands[declarer] the cards he plays (out.taken, out.laid). The seat's bot decides, for
+    contract (bid by value: the one it means to declare): the random kind draws from the
+    seat's stream, any other decides as the heuristic kind."""
     out.taken[h] = -1
-    rule = t.c_pick_up[contract]
     if rule == PICKUP_NEVER or declarer < 0:
         return
     random = lu.bot_kind[lu.seat_bot[h, declarer]] == BOT_RANDOM
@@ -590,6 +590,115 @@ def _talon_phase(t, lu, sc, out, h, contract, declarer):
         laid |= ONE << np.uint64(card)
         out.laid[h, i] = card
     sc.hands[declarer], sc.talon[0] = hand, laid
+
+
+@kernel_jit(inline='always')
+def _value_call(t, lu, sc, out, h, seat, m, ncalls, held, bots):
+    """The index in sc.calls[:m] of the call seat makes bidding by value (held: the value in
+    force, 0 none): forced, replayed (bots false: see `_choose_call`), drawn by the random
+    kind, or the heuristic kind's (any other kind: the bots stage refuses them)."""
+    if not bots:
+        return _replayed_call(lu, sc, seat, m, ncalls)
+    forced = _forced_call(lu, h, ncalls, sc.calls, m)
+    if forced >= 0:
+        return forced
+    b = lu.seat_bot[h, seat]
+    if lu.bot_kind[b] == BOT_RANDOM:
+        return _draw_seat(sc.streams, seat, m)
+    return botcalls.heuristic_value_call(sc.calls, m, sc.hands[seat], held, t, lu.h_ctab,
+                                         lu.h_power, lu.bot_params[b])
+
+
+@kernel_jit(inline='always')
+def _value_offers(t, sc, cur):
+    """Writes into sc.calls pass and every value above the cur-th; returns their number."""
+    sc.calls[0] = CALL_PASS
+    m = 1
+    for v in range(cur + 1, t.bid_values.shape[0]):
+        sc.calls[m] = t.value_code + v
+        m += 1
+    return m
+
+
+@kernel_jit(inline='always')
+def _value_auction(t, lu, sc, out, h, forehand, bots):
+    """Bidding by value (Skat's Reizen, `Auction.style`): each seat after forehand in turn
+    bids to the senior seat left standing, naming a higher value or passing; the senior holds
+    it or passes; the one left standing declares. Nobody naming a value, forehand may name one
+    or pass. Returns (the index of the value bid, the declarer), (-1, -1) if nobody bid."""
+    n = seat_count(t)
+    senior, cur, ncalls, stopped = forehand, -1, 0, False
+    for j in range(1, n):
+        junior = after(forehand, j, n)
+        while True:
+            m = _value_offers(t, sc, cur)
+            i = _value_call(t, lu, sc, out, h, junior, m, ncalls, 0, bots)
+            stopped = i < 0  # a replay stops
+            if stopped:
+                break
+            _record_call(lu, sc, out, h, ncalls, junior, sc.calls[i], m)
+            ncalls += 1
+            if i == 0:  # the junior passes: the senior stands
+                break
+            cur = sc.calls[i] - t.value_code
+            sc.calls[0], sc.calls[1] = CALL_PASS, CALL_ASK
+            i = _value_call(t, lu, sc, out, h, senior, 2, ncalls, t.bid_values[cur], bots)
+            stopped = i < 0
+            if stopped:
+                break
+            _record_call(lu, sc, out, h, ncalls, senior, sc.calls[i], 2)
+            ncalls += 1
+            if i == 0:  # the senior passes: the junior stands, senior to the next
+                senior = junior
+                break
+        if stopped:
+            break
+    if cur < 0 and not stopped:  # nobody named a value: forehand's last word
+        m = _value_offers(t, sc, -1)
+        i = _value_call(t, lu, sc, out, h, forehand, m, ncalls, 0, bots)
+        if i >= 0:
+            _record_call(lu, sc, out, h, ncalls, forehand, sc.calls[i], m)
+            ncalls += 1
+        if i > 0:
+            cur, senior = sc.calls[i] - t.value_code, forehand
+    out.ncalls[h] = ncalls
+    return (cur, senior) if cur >= 0 else (-1, -1)
+
+
+@kernel_jit(inline='always')
+def _declarable(t, sc, cur):
+    """Writes into sc.calls the contracts a declarer may declare at the cur-th value (bid
+    order, `Ruleset.declarable`); returns their number (validation: at least one)."""
+    m = 0
+    for j in range(t.bids.shape[0]):
+        if t.c_top_value[t.bids[j]] >= t.bid_values[cur]:
+            sc.calls[m] = t.bids[j]
+            m += 1
+    return m
+
+
+@kernel_jit(inline='always')
+def _declare_by_value(t, lu, sc, out, h, declarer, cur):
+    """The declarer who bid the cur-th value deals with the talon (t.pick_up) and declares a
+    contract that can reach his bid: his bot's choice (the random kind draws; any other
+    chooses as the heuristic, which means the contract it would declare from its dealt hand
+    when it takes the talon up and lays cards away). Returns the contract, shown to all."""
+    b = lu.seat_bot[h, declarer]
+    random = lu.bot_kind[b] == BOT_RANDOM
+    m = _declarable(t, sc, cur)
+    meant = sc.calls[0]
+    if not random:
+        meant = sc.calls[botcalls.heuristic_declare(sc.hands[declarer], t, sc.calls, m,
+                                                    lu.h_ctab, lu.h_power, lu.bot_params[b])]
+    _talon_phase(t, lu, sc, out, h, t.pick_up, meant, declarer)
+    m = _declarable(t, sc, cur)
+    if random:
+        k = sc.calls[_draw_seat(sc.streams, declarer, m)]
+    else:
+        k = sc.calls[botcalls.heuristic_declare(sc.hands[declarer], t, sc.calls, m, lu.h_ctab,
+                                                lu.h_power, lu.bot_params[b])]
+    sc.shown[0], sc.shown[1] = k, declarer
+    return k
 
 
 @kernel_jit(inline='always')
@@ -708,13 +817,22 @@ def _deal_hand(t, lu, sc, out, h, seed, dealer):
 def _contract_of(t, lu, sc, out, h, forehand, bots, pimc):
     """(contract, declarer, bid in force, its bidder, doubles said, no-bid contract, its
     declarer) that the deal in sc (sc.elig worked out) makes: its special hand, or its
-    auction's (bots, pimc: see `_choose_call`); sc.shown: what the table sees of it."""
+    auction's (bots, pimc: see `_choose_call`); sc.shown: what the table sees of it. Bid by
+    value, a declarer is yet to declare: contract -1, the bid the index of his value."""
     imp, imp_decl = _no_bid_contract(t, sc.elig, forehand)
     contract, declarer = _dealt_contract(t, sc.elig, forehand)
     bid, bidder, nd = -1, -1, 0
     if contract >= 0:
         out.ncalls[h] = 0
         sc.shown[0], sc.shown[1] = contract, declarer
+    elif t.style == STYLE_VALUE:  # the declarer declares once the talon is dealt with
+        cur, declarer = _value_auction(t, lu, sc, out, h, forehand, bots)
+        if declarer >= 0:
+            return -1, declarer, cur, declarer, 0, imp, imp_decl
+        contract, declarer = imp, imp_decl
+        sc.shown[0], sc.shown[1] = -1, -1
+        if _listed(t.dealt, contract):
+            sc.shown[0], sc.shown[1] = contract, declarer
     else:
         bid, bidder, nd = _auction(t, lu, sc, out, h, forehand, imp, imp_decl, bots, pimc)
         contract, declarer = (bid, bidder) if bid >= 0 else (imp, imp_decl)
@@ -767,9 +885,13 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
     _believe_no_bid(t, sc.elig, sc.believed_k, sc.believed_decl)
     contract, declarer, bid, bidder, nd, _, _ = _contract_of(t, lu, sc, out, h, forehand, True,
                                                              pimc)
+    if contract < 0:  # bid by value: the talon, then the game declared
+        contract = _declare_by_value(t, lu, sc, out, h, declarer, bid)
+        bid = contract
+    else:
+        _talon_phase(t, lu, sc, out, h, t.c_pick_up[contract], contract, declarer)
     old = form_teams(t.c_team[contract], t.c_team_mask[contract], t.c_team_cards, contract,
                      declarer, sc.hands, seat_count(t))
-    _talon_phase(t, lu, sc, out, h, contract, declarer)
     for s in range(seat_count(t)):
         sc.points[s], sc.tricks[s], sc.pay[s] = 0.0, 0, 0.0
     if t.c_instant[contract]:

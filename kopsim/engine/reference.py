@@ -17,6 +17,7 @@ from .rng import shuffled
 from ..rules.cache import table
 from ..rules.model import Order, Play, Ruleset, position_of
 from .scoring import Outcome, each_alone, score
+from .value_bidding import ValueBidding
 
 PASS = "pass"
 DOUBLE = "double"  # the generic name restrictions use for "any double"
@@ -204,11 +205,13 @@ class Observation:
     seat: int
     seats: int  # at the table
     dealer: int
-    phase: str  # "auction", "talon" (the declarer picks it up, lays away), "play" or "done"
+    phase: str  # "auction", "talon" (the declarer picks it up, lays away), "declare" (bid by
+    # value, he names his game), "play" or "done"
     dealt: tuple[str, ...]  # own cards as dealt
     hand: tuple[str, ...]  # own cards still held
     auction: tuple[tuple[int, str], ...]  # (seat, call) in order
-    bid: str | None  # the highest bid (or dealt contract), public; None when nobody bid
+    bid: str | None  # the highest bid (or dealt contract, or the game declared), public;
+    # None when nobody bid (or before a bid by value is declared)
     bidder: int | None
     tricks: tuple[TrickView, ...]  # completed tricks, then the open one
     to_play: int | None
@@ -217,6 +220,7 @@ class Observation:
     talon_taken: bool | None = None
     talon_seen: tuple[str, ...] = ()  # the talon's cards as picked up: the declarer's alone
     laid_away: tuple[str, ...] = ()  # the cards he laid away: his alone
+    bid_value: int | None = None  # bidding by value: the last value named, public
 
 
 # ----------------------------------------------------------------------------------------- state
@@ -252,6 +256,7 @@ class State:
     outcome: Outcome | None = None
     talon_taken: bool | None = None  # picked up, played hand, or no pick-up (None)
     laid_away: list[str] = field(default_factory=list)  # the talon once picked up
+    value_bidding: ValueBidding | None = None  # style "value": the bidding, then its result
     _legal: list[str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -272,6 +277,11 @@ class State:
             self._start(*dealt)
         else:
             self.turn = self.forehand
+            a = self.rules.auction
+            if a.style == "value":
+                self.value_bidding = ValueBidding(tuple(a.values), self.rules.hold_call(),
+                                                  self.seats_from_forehand())
+                self.turn = self.value_bidding.to_speak()
             if self.rules.auction.style == "single":
                 self.turn = self._next_single_speaker(self.forehand, first=True)
                 if self.turn is None:
@@ -385,6 +395,8 @@ class State:
         r = self.rules
         a = r.auction
         first = seat not in self.spoken
+        if self.value_bidding is not None:
+            return self.value_bidding.legal()
         if a.style == "single" and self.doubling_round:
             calls = [PASS] + ([r.doubling.names[len(self.double_seats)]]
                               if self._may_double(seat) else [])
@@ -417,6 +429,9 @@ class State:
         assert seat is not None
         r = self.rules
         self.auction.append((seat, call))
+        if self.value_bidding is not None:
+            self._apply_value_call(call)
+            return
         if call == PASS:
             self.passes += 1
         else:
@@ -476,6 +491,27 @@ class State:
         else:
             self.turn = (seat + 1) % self.deal.seats
 
+    def _apply_value_call(self, call: str) -> None:
+        """Bidding by value: once it is over, nobody bid (the no-bid contract), or the seat
+        left standing deals with the talon (`talon.pick_up`) and declares."""
+        vb = self.value_bidding
+        vb.apply(call)
+        if not vb.done:
+            self.turn = vb.to_speak()
+            return
+        if vb.declarer is None:
+            self._start(*self.implied_contract())
+            return
+        self.declarer = self.turn = vb.declarer
+        pick_up = "never" if self.rules.talon is None else self.rules.talon.pick_up
+        self.phase = "declare" if pick_up == "never" else "talon"
+        if pick_up == "declarer_must":
+            self._pick_up()
+
+    def declarable(self) -> list[str]:
+        """The contracts the declarer may declare at his bid (`Ruleset.declarable`)."""
+        return self.rules.declarable(self.value_bidding.value)
+
     def _end_auction(self) -> None:
         if self.bid is not None:
             self._start(self.bid, self.bidder)
@@ -493,8 +529,8 @@ class State:
             self._finish()
             return
         pick_up = self.rules.talon_pick_up_of(contract)
-        if pick_up == "never" or declarer is None:
-            self._start_play()
+        if pick_up == "never" or declarer is None or self.value_bidding is not None:
+            self._start_play()  # (bid by value, the talon was dealt with before declaring)
             return
         self.phase, self.turn = "talon", declarer
         if pick_up == "declarer_must":
@@ -519,14 +555,25 @@ class State:
     def _apply_talon_action(self, action: str) -> None:
         if action == HAND:
             self.talon_taken = False
-            self._start_play()
+            self._after_talon()
         elif action == PICK_UP:
             self._pick_up()
         else:
             self.held[self.declarer].remove(action)
             self.laid_away.append(action)
             if len(self.laid_away) == len(self.deal.talon):
-                self._start_play()
+                self._after_talon()
+
+    def _after_talon(self) -> None:
+        """The play begins; bid by value, the declarer declares first."""
+        if self.value_bidding is not None:
+            self.phase = "declare"
+        else:
+            self._start_play()
+
+    def _declare(self, contract: str) -> None:
+        self.bid, self.bidder = contract, self.declarer
+        self._start(contract, self.declarer)
 
     @property
     def talon(self) -> tuple[str, ...]:
@@ -613,6 +660,8 @@ class State:
                 self._legal = self.legal_calls(self.turn)
             elif self.phase == "talon":
                 self._legal = self.legal_talon_actions()
+            elif self.phase == "declare":
+                self._legal = self.declarable()
             else:
                 self._legal = self.legal_cards(self.turn)
         return list(self._legal)
@@ -627,6 +676,8 @@ class State:
             self._apply_call(action)
         elif self.phase == "talon":
             self._apply_talon_action(action)
+        elif self.phase == "declare":
+            self._declare(action)
         else:
             self._apply_card(action)
 
@@ -650,6 +701,7 @@ class State:
             talon_taken=self.talon_taken,
             talon_seen=self.deal.talon if self.talon_taken and seat == self.declarer else (),
             laid_away=tuple(self.laid_away) if seat == self.declarer else (),
+            bid_value=None if self.value_bidding is None else self.value_bidding.value,
         )
 
 

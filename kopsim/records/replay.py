@@ -90,6 +90,9 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
             return f"auction[{i}]: {e}"
     if state.phase == "auction":
         return "auction: the log stops before the auction ends"
+    problem = _replay_talon(state, d) or _replay_declaration(state, d)
+    if problem:
+        return problem
     for key, want in (("contract", state.contract), ("declarer", state.declarer)):
         if d[key] != want:
             return f"{key}: log says {d[key]!r}, the rules give {want!r}"
@@ -99,9 +102,6 @@ def check_record(rules: Ruleset, d: dict) -> str | None:
     if not each_alone and d["old_side"] != state.old_side:
         return f"old_side: log says {d['old_side']!r}, the rules give {state.old_side!r}"
 
-    problem = _replay_talon(state, d)
-    if problem:
-        return problem
     tricks = d["tricks"]
     if rules.contracts[state.contract].instant:
         if tricks:
@@ -171,6 +171,18 @@ def _replay_talon(state: State, d: dict) -> str | None:
             state.apply_action(card)
         except IllegalAction as e:
             return f"laid_away[{i}]: {e}"
+    return None
+
+
+def _replay_declaration(state: State, d: dict) -> str | None:
+    """Bid by value, the declarer declares the logged contract: one he may declare at his
+    bid (docs/rules/SKAT.md §4.5); what is wrong with it, or None."""
+    if state.phase != "declare":
+        return None
+    try:
+        state.apply_action(d["contract"])
+    except IllegalAction as e:
+        return f"contract: {e}"
     return None
 
 

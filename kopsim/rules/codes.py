@@ -54,13 +54,15 @@ PICKUP_RULES = ("never", "declarer_may", "declarer_must")
 
 
 # --- auction styles
-STYLE_OPEN, STYLE_ASK, STYLE_SINGLE = range(3)
-STYLE_NAMES = ("open", "ask", "single")
+STYLE_OPEN, STYLE_ASK, STYLE_SINGLE, STYLE_VALUE = range(4)
+STYLE_NAMES = ("open", "ask", "single", "value")
 
 
 # --- calls: pass, ask, then the bid of contract k is CALL_BID + k and the d-th double name is
 # CALL_BID + K + d (K contracts)
 CALL_PASS, CALL_ASK, CALL_BID = 0, 1, 2
+# bidding by value (style "value"): CALL_ASK is the senior's hold, and the i-th value of the
+# ladder is the code CALL_BID + K + (names in the doubling chain) + i (`RuleTables.value_code`)
 
 
 # --- predicate opcodes (postfix programs of who may bid what)

@@ -261,6 +261,27 @@ def _team_tables(r: Ruleset, contracts: list[str], faces: dict[str, list[int]]):
     return team_cards, team_mask
 
 
+def _forbidden_calls(r: Ruleset, kidx: dict[str, int]) -> dict:
+    """Each auction restriction's forbidden calls: r_forbid [i] the call codes as bits,
+    r_forbid_double [i] any double."""
+    A = r.auction
+    forbid = np.zeros(len(A.restrictions), np.uint64)
+    forbid_double = np.zeros(len(A.restrictions), np.bool_)
+    for i, x in enumerate(A.restrictions):
+        m = 0
+        for name in x.forbid:
+            if name == "pass":
+                m |= 1 << CALL_PASS
+            elif name == A.ask_call:
+                m |= 1 << CALL_ASK
+            elif name == "double":
+                forbid_double[i] = True
+            else:
+                m |= 1 << (CALL_BID + kidx[name])
+        forbid[i] = np.uint64(m)
+    return dict(r_forbid=forbid, r_forbid_double=forbid_double)
+
+
 def _talon_tables(r: Ruleset, contracts: list[str]) -> dict:
     """The talon's size, and per contract whose points it counts in and who picks it up."""
     return dict(
@@ -268,7 +289,15 @@ def _talon_tables(r: Ruleset, contracts: list[str]) -> dict:
         c_talon_to=np.array([TALON_POINTS.index(r.talon_points_of(n)) for n in contracts],
                             np.int8),
         c_pick_up=np.array([PICKUP_RULES.index(r.talon_pick_up_of(n)) for n in contracts],
-                           np.int8))
+                           np.int8),
+        pick_up=PICKUP_RULES.index("never" if r.talon is None else r.talon.pick_up))
+
+
+def _value_tables(r: Ruleset, contracts: list[str], first_code: int) -> dict:
+    """Bidding by value: the ladder, the code of its first value, what each contract can be
+    worth (a declarer declares only a contract that reaches his bid)."""
+    return dict(bid_values=np.array(r.auction.values or [], np.int64), value_code=first_code,
+                c_top_value=np.array([r.top_value(n) for n in contracts], np.float64))
 
 
 def compile_rules(r: Ruleset) -> CompiledRules:
@@ -315,24 +344,13 @@ def compile_rules(r: Ruleset) -> CompiledRules:
                 mult[k, MULT_NAMES.index(m.when)] *= m.factor
     A = r.auction
     res = A.restrictions
-    forbid = np.zeros(len(res), np.uint64)
-    forbid_double = np.zeros(len(res), np.bool_)
     tri = lambda v: -1 if v is None else int(v)  # noqa: E731
-    for i, x in enumerate(res):
-        m = 0
-        for name in x.forbid:
-            if name == "pass":
-                m |= 1 << CALL_PASS
-            elif name == A.ask_call:
-                m |= 1 << CALL_ASK
-            elif name == "double":
-                forbid_double[i] = True
-            else:
-                m |= 1 << (CALL_BID + kidx[name])
-        forbid[i] = np.uint64(m)
 
     chain = r.doubling.names
-    call_names = ["pass", A.ask_call] + contracts + list(chain)
+    second = r.hold_call() if A.style == "value" else A.ask_call
+    call_names = ["pass", second] + contracts + list(chain)
+    first_value = len(call_names)
+    call_names += [str(v) for v in A.values or []]
     max_calls = max_auction_calls(r)
 
     no_bid = [kidx[n] for n in A.no_bid]
@@ -340,7 +358,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
     tables = RuleTables(
         n_seats=r.deck.players, seat_ids=seat_ids_of(r.deck.players), n_cards=nc,
         deal_to=np.array(r.deal_offsets(), np.int8), hand_size=r.hand_size(),
-        **_talon_tables(r, contracts),
+        **_talon_tables(r, contracts), **_value_tables(r, contracts, first_value),
         card_points=np.array([r.deck.card_points(c) for c in cards], np.float64),
         suit=suit, suit_mask=suit_mask, beat_mask=beat_mask, trump_rank=_trump_ranks(r, faces),
         p_op=p_op, p_mask=p_mask, p_a=p_a, p_b=p_b, p_start=p_start, p_end=p_end,
@@ -372,7 +390,7 @@ def compile_rules(r: Ruleset) -> CompiledRules:
         doubles_after_single=bool(r.auction.doubles_after_single_round) and bool(chain), max_calls=int(max_calls),
         no_bid=np.array(no_bid, np.int16),
         dealt=np.array([kidx[n] for n in A.dealt], np.int16),
-        r_forbid=forbid, r_forbid_double=forbid_double,
+        **_forbidden_calls(r, kidx),
         r_has_holding=np.array([x.holding is not None for x in res], np.bool_),
         r_first_call=np.array([tri(x.first_call) for x in res], np.int8),
         r_bid_in_force=np.array([tri(x.bid_in_force) for x in res], np.int8),

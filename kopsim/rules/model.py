@@ -34,6 +34,7 @@ MAX_DOUBLING_NAMES = 16  # the doubling chain; the kernel keeps one seat per dou
 MAX_RESTRICTIONS = 64
 MAX_MULTIPLIERS = 16
 MAX_PREDICATE_NODES = 256  # tables in one predicate, nested ones included
+MAX_BID_VALUES = 200  # the values of a bidding-by-value ladder
 MAX_AUCTION_CALLS = 512  # the longest auction the rules allow (every hand record holds this)
 MAX_PASSES = 16  # end_after_passes, end_after_passes_without_call
 MAX_CARD_POINTS = 1_000  # one card's points
@@ -289,8 +290,15 @@ class Auction(_Model):
     # open: clockwise from forehand, pass / higher bid / next double, until enough passes;
     # ask:  as open, but forehand's first call is a bid or the ask call, never a pass;
     # single: each seat that may bid speaks once (bid or pass), nobody else calls.
-    style: Literal["open", "ask", "single"] = "open"
+    # value: bidding by value (Skat's Reizen): a bid is a number of `values`; each seat after
+    #        forehand in turn bids to the senior seat left standing: he names a higher value or
+    #        passes, the senior holds it (`hold_call`) or passes, until one of them passes. The
+    #        last seat standing declares, at the last value named or held, a contract with a
+    #        bid_rank; if nobody named a value forehand may name one or pass.
+    style: Literal["open", "ask", "single", "value"] = "open"
     ask_call: Name = "ask"
+    values: Optional[list[_int_in(1, MAX_PRICE)]] = Field(None, max_length=MAX_BID_VALUES)
+    hold_call: Optional[Name] = None  # style value: the senior's answer; None: "yes"
     end_after_passes: Passes = 3  # passes in a row after a bid, double or ask
     end_after_passes_without_call: Passes = 4  # passes in a row when nobody called
     no_bid: list[Name]  # contracts tried in order when nobody bids (first whose `eligible` holds)
@@ -592,6 +600,25 @@ class Ruleset(_Model):
         if self.talon is None:
             return "nobody"
         return c.talon_points if c.talon_points is not None else self.talon.points
+
+    def hold_call(self) -> str:
+        """The senior's answer in bidding by value: he holds the value named."""
+        return self.auction.hold_call or "yes"
+
+    def top_value(self, contract: str) -> float:
+        """The most `contract` can be worth before doubles and multipliers: its highest price
+        won, with every Laufende counted. In bidding by value a contract may be declared only
+        at a bid it can reach."""
+        c = self.contracts[contract]
+        value = max(c.payout.won.value(t) for t in ("out", "schneider", "schwarz"))
+        if c.laufende is not None:
+            value += c.laufende.value * len(c.laufende_cards(self.orders))
+        return value
+
+    def declarable(self, bid_value: int) -> list[str]:
+        """The contracts a declarer may declare at `bid_value` (bidding by value): those with a
+        bid_rank, low to high, that can be worth it."""
+        return [n for n in self.bids() if self.top_value(n) >= bid_value]
 
     def talon_pick_up_of(self, contract: str) -> str:
         """Who picks the talon up when `contract` is played (`TalonPickUp`): "never" without a

@@ -87,6 +87,12 @@ class RuleTables(NamedTuple):
     c_talon_to: np.ndarray  # [k] TALON_* code: whose points the talon's cards count in
     c_pick_up: np.ndarray  # [k] PICKUP_* code: who picks the talon up before the play
     talon_size: int  # the cards dealt to the talon (0: none)
+    pick_up: int  # PICKUP_* code of talon.pick_up: who picks it up in bidding by value
+    # --- bidding by value (style value): the ladder, the code of its first value, and what
+    # each contract can be worth (declared only where it reaches the bid)
+    bid_values: np.ndarray
+    value_code: int
+    c_top_value: np.ndarray
     normal_k: int  # the first no-bid contract anyone may play, -1 if none
     # --- auction
     style: int  # STYLE_* code

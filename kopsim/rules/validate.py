@@ -361,6 +361,49 @@ def _check_auction(r: Ruleset, cards: list[str], bad) -> None:
             "declaration round: it needs style = \"single\" (the other styles double as they go)")
     if a.reopen_after_silent_round is not None:
         _check_reopening(r, bad)
+    _check_value_auction(r, bad)
+
+
+def _check_value_auction(r: Ruleset, bad) -> None:
+    """Bidding by value: a ladder of values rising, each one some game can be worth, and calls
+    of the other styles left out (what is not built for it is refused, never ignored)."""
+    a = r.auction
+    if a.style != "value":
+        for key in ("values", "hold_call"):
+            if getattr(a, key) is not None:
+                bad(f"auction.{key}", "only bidding by value has it: style = \"value\"")
+        return
+    values = a.values or []
+    if not values:
+        bad("auction.values", "bidding by value needs the values that may be bid, low to high")
+    for i in range(1, len(values)):
+        if values[i] <= values[i - 1]:
+            bad(f"auction.values[{i}]", f"{values[i]} after {values[i - 1]}: the values must "
+                "rise")
+    top = max([r.top_value(n) for n in r.bids() if n in r.contracts] + [0])
+    for i, v in enumerate(values):
+        if v > top:
+            bad(f"auction.values[{i}]", f"no contract with a bid_rank can be worth {v} (the most "
+                f"is {top:g}): a declarer who bid it could declare nothing")
+            break
+    taken = {"pass", "double", *r.contracts, *r.doubling.names}
+    for i, v in enumerate(values):
+        if str(v) in taken:
+            bad(f"auction.values[{i}]", f"the bid {v} is spelled as another call's name")
+    if r.hold_call() in taken or r.hold_call() in map(str, values):
+        bad("auction.hold_call", f"{r.hold_call()!r} is already the name of another call")
+    for key, given in (("restrictions", a.restrictions), ("reopen_after_silent_round",
+                                                          a.reopen_after_silent_round),
+                       ("doubles_after_single_round", a.doubles_after_single_round)):
+        if given:
+            bad(f"auction.{key}", "not built for bidding by value yet")
+    if r.doubling.names:
+        bad("doubling.names", "doubling after a game declared by value (Kontra) is not built "
+            "yet: leave the chain empty")
+    for cname, c in r.contracts.items():
+        if c.talon_pick_up is not None:
+            bad(f"contracts.{dotted([cname])}.talon_pick_up", "in bidding by value the talon is "
+                "picked up before the game is declared: only talon.pick_up says who does")
 
 
 def _check_reopening(r: Ruleset, bad) -> None:
@@ -545,6 +588,9 @@ def max_auction_calls(r: Ruleset) -> int:
     is higher, each double the next of its chain, the ask call said once), and between two such
     calls, before the first and after the last, fewer passes than end it."""
     a = r.auction
+    if a.style == "value":  # each duel: a value named and held at most once each, a pass;
+        # forehand's last word when nobody named one
+        return (r.deck.players - 1) * (2 * len(a.values or []) + 1) + 1
     n_bids = len(r.bids())
     moves = 1 + n_bids + (n_bids + 1) * len(r.doubling.names)
     calls = moves * a.end_after_passes + a.end_after_passes_without_call + 4

@@ -1,0 +1,209 @@
+"""Bidding by value (Skat's Reizen), written from docs/rules/SKAT.md (SK §3, §4.5) and the
+auction's statement in docs/rulesets.md (style = "value").
+
+The ruleset is tests/data/talon/skat-value.toml: the talon's test table (clubs, null, grand, a
+Ramsch when nobody bids) bid by Skat's values up to 168. Dealer 2: seat 0 is forehand (F),
+seat 1 middlehand (M), seat 2 rearhand (R) (SK §1.2)."""
+
+import json
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kopsim.bots import bot_spec
+from kopsim.bots.seated import play_batch, play_hand
+from kopsim.engine.layout import hand_seeds
+from kopsim.engine.reference import Deal, IllegalAction, State
+from kopsim.errors import InputError
+from kopsim.records.format import batch_record, record_from_state
+from kopsim.records.replay import check_record
+from kopsim.rules.compile import compile_rules
+from kopsim.rules.load import load_ruleset
+
+VALUE = Path(__file__).parent / "data" / "talon" / "skat-value.toml"
+RULES = load_ruleset(VALUE)
+F, M, R = 0, 1, 2
+HANDS = (
+    ("JC", "JS", "JH", "JD", "AC", "10C", "AS", "10S", "AH", "10H"),
+    ("KC", "QC", "9C", "8C", "KS", "QS", "9S", "KH", "QH", "9H"),
+    ("7C", "8S", "7S", "8H", "7H", "AD", "KD", "QD", "9D", "8D"),
+)
+DEAL = Deal(2, HANDS, ("10D", "7D"))
+
+
+def bidding(calls: list[tuple[int, str]], deal: Deal = DEAL) -> State:
+    """The calls said, each checked to come from the seat named."""
+    st = State(RULES, deal)
+    for seat, call in calls:
+        assert st.current_player() == seat, f"{call}: seat {st.current_player()} speaks"
+        st.apply_action(call)
+    return st
+
+
+def problems_of(tmp_path, text: str) -> list[str]:
+    p = tmp_path / "bad.toml"
+    p.write_text(f"extends = {json.dumps(str(VALUE))}\nname = \"bad\"\n"
+                 + textwrap.dedent(text), encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_ruleset(str(p))
+    return [str(x) for x in e.value.problems]
+
+
+# ---------------------------------------------------------------------------- who bids to whom
+
+
+def test_middlehand_bids_to_forehand_first():
+    # SK §3.3.1: M names a value or passes; the lowest bid is 18 (SK §3.1)
+    st = State(RULES, DEAL)
+    assert st.current_player() == M
+    assert st.legal_actions()[:4] == ["pass", "18", "20", "22"]
+    st.apply_action("18")
+    assert st.current_player() == F and st.legal_actions() == ["pass", "yes"]
+
+
+def test_sk_3_4_first_example_rearhand_declares_at_24():
+    # SK §3.4: M 18, F yes, M 20, F yes, M pass; R 22, F yes, R 23, F yes, R 24, F pass
+    st = bidding([(M, "18"), (F, "yes"), (M, "20"), (F, "yes"), (M, "pass"), (R, "22"),
+                  (F, "yes"), (R, "23"), (F, "yes"), (R, "24"), (F, "pass")])
+    assert st.declarer == R and st.observation(F).bid_value == 24
+    assert st.phase == "talon" and st.current_player() == R
+
+
+def test_sk_3_4_second_example_forehand_declares_at_18():
+    # SK §3.4: M pass; R 18, F yes, R pass: F declares at 18
+    st = bidding([(M, "pass"), (R, "18"), (F, "yes"), (R, "pass")])
+    assert st.declarer == F and st.observation(R).bid_value == 18
+
+
+def test_sk_3_4_third_example_rearhand_declares_at_20():
+    # SK §3.4: M 18, F pass; R 20, M pass: R declares at 20. M, left standing, is the
+    # senior R bids to
+    st = bidding([(M, "18"), (F, "pass"), (R, "20"), (M, "pass")])
+    assert st.declarer == R and st.observation(M).bid_value == 20
+
+
+def test_rearhand_must_bid_above_the_last_value_named():
+    # SK §3.3.2: R's first value must be higher than the last value named in step 1
+    st = bidding([(M, "18"), (F, "yes"), (M, "20"), (F, "pass")])
+    assert st.current_player() == R and st.legal_actions()[:3] == ["pass", "22", "23"]
+    with pytest.raises(IllegalAction):
+        st.apply_action("20")
+
+
+def test_a_bidder_may_jump():
+    # SK §3.2: values need not be named in order
+    st = bidding([(M, "30"), (F, "pass"), (R, "pass")])
+    assert st.declarer == M and st.observation(M).bid_value == 30
+
+
+def test_when_the_others_pass_forehand_may_still_bid_or_pass():
+    # SK §3.5: M and R pass without bidding: forehand may play (at 18 or more) or pass
+    st = bidding([(M, "pass"), (R, "pass")])
+    assert st.current_player() == F and st.legal_actions()[:2] == ["pass", "18"]
+    st.apply_action("18")
+    assert st.declarer == F and st.observation(F).bid_value == 18
+
+
+def test_all_three_passing_plays_the_ramsch():
+    # SK §3.7 (a house rule, this table's): all pass, a Ramsch
+    st = bidding([(M, "pass"), (R, "pass"), (F, "pass")])
+    assert st.contract == "ramsch" and st.declarer is None and st.phase == "play"
+
+
+# ---------------------------------------------------------------------------------- declaring
+
+
+def test_the_declarer_declares_after_picking_up_and_laying_away():
+    # SK §4.1: he picks the skat up, lays two away, and only then announces his game
+    st = bidding([(M, "pass"), (R, "pass"), (F, "18")])
+    st.apply_action("pick_up")
+    st.apply_action("AH")
+    assert st.phase == "talon"
+    st.apply_action("10H")
+    assert st.phase == "declare" and st.current_player() == F
+    assert st.legal_actions() == ["clubs", "null", "grand"]
+    st.apply_action("grand")
+    assert (st.contract, st.declarer, st.phase) == ("grand", F, "play")
+    assert st.observation(M).bid == "grand"  # the game declared is public
+
+
+def test_a_null_cannot_be_declared_above_its_value():
+    # SK §4.5, §6.5: null is worth 23: it may be declared at 23, not at 24
+    at_23 = bidding([(M, "23"), (F, "pass"), (R, "pass"), (M, "hand")])
+    assert at_23.legal_actions() == ["clubs", "null", "grand"]
+    at_24 = bidding([(M, "24"), (F, "pass"), (R, "pass"), (M, "hand")])
+    assert at_24.legal_actions() == ["clubs", "grand"]
+    with pytest.raises(IllegalAction):
+        at_24.apply_action("null")
+
+
+# -------------------------------------------------------------------------------- validation
+
+
+def test_the_values_must_rise(tmp_path):
+    msgs = problems_of(tmp_path, "[auction]\nvalues = [18, 20, 20, 22]\n")
+    assert any("auction.values[2]" in m and "must rise" in m for m in msgs)
+
+
+def test_a_value_no_game_can_reach_is_refused(tmp_path):
+    # the table's games are worth at most 168 (grand schwarz with 4: 72 + 4 x 24)
+    msgs = problems_of(tmp_path, "[auction]\nvalues = [18, 168, 169]\n")
+    assert any("auction.values[2]" in m and "worth 169" in m for m in msgs)
+
+
+def test_values_belong_to_bidding_by_value(tmp_path):
+    msgs = problems_of(tmp_path, '[auction]\nstyle = "open"\n')
+    assert any("auction.values" in m and 'style = "value"' in m for m in msgs)
+
+
+def test_kontra_on_a_game_bid_by_value_is_not_built_yet(tmp_path):
+    msgs = problems_of(tmp_path, '[doubling]\nnames = ["kontra"]\n')
+    assert any("doubling.names" in m and "not built" in m for m in msgs)
+
+
+# ------------------------------------------------------------------------- records and engines
+
+
+SEEDED = Deal.from_seed(RULES, 5, 2)
+
+
+def test_records_log_values_and_holds_and_replay_checks_the_declaration():
+    st = State(RULES, SEEDED)
+    for a in ["18", "yes", "24", "pass", "pass", "hand", "clubs"]:
+        st.apply_action(a)
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    d = record_from_state(st, 5, 2).to_dict()
+    assert [c["call"] for c in d["auction"]] == ["18", "yes", "24", "pass", "pass"]
+    assert d["declarer"] == M and d["contract"] == "clubs" and d["talon_taken"] is False
+    assert check_record(RULES, d) is None
+    d["contract"] = "null"  # worth 23, below the bid of 24 (SK §4.5)
+    assert check_record(RULES, d).startswith("contract: 'null' is not legal")
+
+
+@pytest.mark.parametrize("bot", ["ev", "pimc"])
+def test_bots_that_bid_contracts_refuse_bidding_by_value(bot):
+    with pytest.raises(InputError) as e:
+        play_hand(RULES, 1, 0, [bot_spec(bot)] + [bot_spec("random")] * 2)
+    assert "by value" in str(e.value.problems[0]) or "talon" in str(e.value.problems[0])
+
+
+@pytest.mark.parametrize("lineup", ["random", "heuristic"])
+def test_both_engines_bid_by_value_identically(lineup):
+    bots = [bot_spec(lineup if lineup == "random" else {"name": "heuristic", "solo": 1.5})] * 3
+    cr = compile_rules(RULES)
+    hands = 300
+    seeds = hand_seeds(23, 0, hands)
+    dealers = np.arange(hands) % 3
+    batch = play_batch(cr, seeds, dealers, bots=bots)
+    declared = set()
+    for i in range(hands):
+        ref = record_from_state(play_hand(RULES, int(seeds[i]), int(dealers[i]), bots),
+                                int(seeds[i]), i).to_dict()
+        got = batch_record(batch, i).to_dict()
+        assert got == ref, f"hand {i} differs"
+        assert check_record(RULES, got) is None
+        declared.add(got["contract"])
+    assert {"clubs", "grand"} <= declared
