@@ -130,13 +130,15 @@ def test_the_declarer_declares_after_picking_up_and_laying_away():
 
 
 def test_a_null_cannot_be_declared_above_its_value():
-    # SK §4.5, §6.5: null is worth 23: it may be declared at 23, not at 24
-    at_23 = bidding([(M, "23"), (F, "pass"), (R, "pass"), (M, "hand")])
-    assert at_23.legal_actions() == ["clubs", "null", "grand"]
-    at_24 = bidding([(M, "24"), (F, "pass"), (R, "pass"), (M, "hand")])
-    assert at_24.legal_actions() == ["clubs", "grand"]
-    with pytest.raises(IllegalAction):
-        at_24.apply_action("null")
+    # SK §4.5, §6.5, §9 E12c: null is worth 23, null hand 35: after picking up, null may be
+    # declared at 23, not at 24; played hand, at 24 too (not at 36)
+    def declarable(bid: str, talon: list[str]) -> list[str]:
+        return bidding([(M, bid), (F, "pass"), (R, "pass")] + [(M, a) for a in talon]) \
+            .legal_actions()
+    assert declarable("23", ["pick_up", "7D", "9H"]) == ["clubs", "null", "grand"]
+    assert declarable("24", ["pick_up", "7D", "9H"]) == ["clubs", "grand"]
+    assert declarable("24", ["hand"]) == ["clubs", "null", "grand"]
+    assert declarable("36", ["hand"]) == ["clubs", "grand"]
 
 
 # -------------------------------------------------------------------------------- validation
@@ -148,9 +150,9 @@ def test_the_values_must_rise(tmp_path):
 
 
 def test_a_value_no_game_can_reach_is_refused(tmp_path):
-    # the table's games are worth at most 168 (grand schwarz with 4: 72 + 4 x 24)
-    msgs = problems_of(tmp_path, "[auction]\nvalues = [18, 168, 169]\n")
-    assert any("auction.values[2]" in m and "worth 169" in m for m in msgs)
+    # the table's games are worth at most 192 (grand hand schwarz with 4: 72 + 4 x 24 + 24)
+    msgs = problems_of(tmp_path, "[auction]\nvalues = [18, 192, 193]\n")
+    assert any("auction.values[2]" in m and "worth 193" in m for m in msgs)
 
 
 def test_values_belong_to_bidding_by_value(tmp_path):
@@ -171,15 +173,15 @@ SEEDED = Deal.from_seed(RULES, 5, 2)
 
 def test_records_log_values_and_holds_and_replay_checks_the_declaration():
     st = State(RULES, SEEDED)
-    for a in ["18", "yes", "24", "pass", "pass", "hand", "clubs"]:
+    for a in ["18", "yes", "36", "pass", "pass", "hand", "clubs"]:
         st.apply_action(a)
     while not st.is_terminal():
         st.apply_action(st.legal_actions()[0])
     d = record_from_state(st, 5, 2).to_dict()
-    assert [c["call"] for c in d["auction"]] == ["18", "yes", "24", "pass", "pass"]
+    assert [c["call"] for c in d["auction"]] == ["18", "yes", "36", "pass", "pass"]
     assert d["declarer"] == M and d["contract"] == "clubs" and d["talon_taken"] is False
     assert check_record(RULES, d) is None
-    d["contract"] = "null"  # worth 23, below the bid of 24 (SK §4.5)
+    d["contract"] = "null"  # null hand is worth 35, below the bid of 36 (SK §4.5)
     assert check_record(RULES, d).startswith("contract: 'null' is not legal")
 
 
@@ -198,7 +200,7 @@ def test_both_engines_bid_by_value_identically(lineup):
     seeds = hand_seeds(23, 0, hands)
     dealers = np.arange(hands) % 3
     batch = play_batch(cr, seeds, dealers, bots=bots)
-    declared = set()
+    declared, overbid = set(), 0
     for i in range(hands):
         ref = record_from_state(play_hand(RULES, int(seeds[i]), int(dealers[i]), bots),
                                 int(seeds[i]), i).to_dict()
@@ -206,4 +208,8 @@ def test_both_engines_bid_by_value_identically(lineup):
         assert got == ref, f"hand {i} differs"
         assert check_record(RULES, got) is None
         declared.add(got["contract"])
+        decl = got["declarer"]  # a game lost with 61 or more: overbid (SK §7.1)
+        overbid += (got["contract"] != "ramsch" and got["winner"] == "young"
+                    and got["points"][decl] >= 61)
     assert {"clubs", "grand"} <= declared
+    assert overbid > 0 or lineup == "heuristic"

@@ -530,7 +530,11 @@ class HeuristicBot:
         """Bid by value, the declarer's talon and declaration: he means to declare what his
         dealt hand is best worth (`heur_declare`), and declares what his cards then are."""
         a = cr.tables
-        names = cr.rules.declarable(obs.bid_value)
+        # as the kernel: what he means to declare is chosen among what he may declare in a
+        # hand game, where he may play one; what he declares, among what his choice left
+        hand_game = (obs.talon_taken is False if obs.phase == "declare"
+                     else cr.rules.talon is not None and cr.rules.talon.pick_up == "declarer_may")
+        names = cr.rules.declarable(obs.bid_value, hand_game)
         options = np.array([cr.contract_names.index(n) for n in names], np.int64)
         if obs.phase == "declare":
             hand = np.uint64(card_mask(obs.hand, cr.card_index))

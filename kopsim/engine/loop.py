@@ -14,7 +14,8 @@ import numpy as np
 from .bits import ONE, ZERO, lowbit_index, nth_bit, popcount
 from . import botcalls
 from ..rules.codes import (CALL_ASK, CALL_BID, CALL_PASS, PICKUP_DECLARER_MAY, PICKUP_NEVER,
-    STYLE_ASK, STYLE_SINGLE, STYLE_VALUE, TEAM_ALONE, TEAM_EACH, TEAM_HOLDERS, TIER_LONE, WIN_YOUNG)
+    STYLE_ASK, STYLE_SINGLE, STYLE_VALUE, TEAM_ALONE, TEAM_EACH, TEAM_HOLDERS, TIER_LONE,
+    TIER_OUT, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
 from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, REPLAY_CONTRADICTED, REPLAY_NEXT,
     REPLAY_OVER)
 from .draws import STREAM, draw, mix64
@@ -23,8 +24,8 @@ from .seats import after, before, seat_count
 from .steps import (called_card, classify, count_doubles, deal, deal_given, duty_after_trick,
                     each_alone_result,
                     eval_preds, form_teams, instant_result, jungfrau_factor, laufende_value,
-                    legal_play, mask_points, pay_out, play_to_trick, price, talon_taker,
-                    tie_winner)
+                    legal_play, mask_points, overbid_value, pay_out, play_to_trick, price,
+                    scaled, side_tier, talon_taker, tie_winner)
 
 
 class Lineup(NamedTuple):
@@ -666,12 +667,19 @@ def _value_auction(t, lu, sc, out, h, forehand, bots):
 
 
 @kernel_jit(inline='always')
-def _declarable(t, sc, cur):
-    """Writes into sc.calls the contracts a declarer may declare at the cur-th value (bid
-    order, `Ruleset.declarable`); returns their number (validation: at least one)."""
+def _declarable(t, sc, cur, hand_game):
+    """Writes into sc.calls the contracts a declarer may declare at the cur-th value, in a
+    hand game or not (bid order, `Ruleset.declarable`); returns their number (validation: at
+    least one, as one contract is never hand_only)."""
     m = 0
     for j in range(t.bids.shape[0]):
-        if t.c_top_value[t.bids[j]] >= t.bid_values[cur]:
+        k = t.bids[j]
+        top = t.c_top_value[k] + (t.c_hand_value[k] if hand_game else 0.0)
+        if top >= t.bid_values[cur] and (hand_game or not t.c_hand_only[k]):
+            sc.calls[m] = k
+            m += 1
+    for j in range(t.bids.shape[0] if m == 0 else 0):  # none reaches it: any, overbid
+        if hand_game or not t.c_hand_only[t.bids[j]]:
             sc.calls[m] = t.bids[j]
             m += 1
     return m
@@ -685,13 +693,13 @@ def _declare_by_value(t, lu, sc, out, h, declarer, cur):
     when it takes the talon up and lays cards away). Returns the contract, shown to all."""
     b = lu.seat_bot[h, declarer]
     random = lu.bot_kind[b] == BOT_RANDOM
-    m = _declarable(t, sc, cur)
+    m = _declarable(t, sc, cur, t.pick_up == PICKUP_DECLARER_MAY)  # what he may mean to
     meant = sc.calls[0]
     if not random:
         meant = sc.calls[botcalls.heuristic_declare(sc.hands[declarer], t, sc.calls, m,
                                                     lu.h_ctab, lu.h_power, lu.bot_params[b])]
     _talon_phase(t, lu, sc, out, h, t.pick_up, meant, declarer)
-    m = _declarable(t, sc, cur)
+    m = _declarable(t, sc, cur, out.taken[h] == 0)
     if random:
         k = sc.calls[_draw_seat(sc.streams, declarer, m)]
     else:
@@ -756,10 +764,13 @@ def _play_tricks(t, lu, sc, out, h, leader, contract, declarer, force, endgame, 
 
 
 @kernel_jit()
-def score_hand(t, points, tricks, double_seats, contract, old, nd, dealt):
+def score_hand(t, points, tricks, double_seats, contract, old, nd, dealt, hand_game=False,
+               bid_value=0):
     """(winner, tier, counted doubles, value) of the hand played in contract (points, tricks:
     each seat's; double_seats[:nd]: who doubled; dealt: each seat's cards as dealt, for the
-    Laufende). The ev bot's endgame prices its lines here."""
+    Laufende); a hand game adds the contract's hand value; a game bid by value (bid_value > 0)
+    worth less than the bid is lost (Skat's overbid). The ev bot's endgame prices its lines
+    here."""
     old_pts, young_pts, old_tricks, young_tricks, n_old = 0.0, 0.0, 0, 0, 0
     for s in range(seat_count(t)):
         if (old >> s) & 1:
@@ -772,10 +783,20 @@ def score_hand(t, points, tricks, double_seats, contract, old, nd, dealt):
     counted, last = count_doubles(double_seats, nd, old, t.c_max_doubles[contract])
     lone_won = n_old == 1 and not t.c_won_tiered[contract]
     lone_lost = n_old == 1 and not t.c_lost_tiered[contract]
-    winner, tier = classify(old_pts, young_pts, old_tricks, young_tricks, t.win_points,
-                            t.schneider_max_old, t.schneider_max, t.c_goal[contract],
-                            tie_winner(t.tie_rule, counted, last), lone_won, lone_lost)
+    winner, tier = classify(old_pts, young_pts, old_tricks, young_tricks,
+                            t.c_win_points[contract], t.schneider_max_old, t.schneider_max,
+                            t.c_goal[contract], tie_winner(t.tie_rule, counted, last), lone_won,
+                            lone_lost)
     added = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, contract, dealt, old)
+    added += t.c_hand_value[contract] if hand_game else 0.0
+    if bid_value > 0 and winner != WIN_NOBODY:
+        ti = TIER_OUT if tier == TIER_LONE else tier
+        game = (t.c_won[contract, ti] if winner == WIN_OLD else t.c_lost[contract, ti]) + added
+        if game < bid_value:  # overbid: lost, at the bid's value
+            tier = side_tier(old_pts, old_tricks, t.schneider_max_old)
+            return WIN_YOUNG, tier, counted, scaled(
+                t.c_mult, contract, WIN_YOUNG, tier, counted, t.factor,
+                overbid_value(bid_value, t.c_base_value[contract]))
     v = price(t.c_won, t.c_lost, t.c_mult, contract, winner, tier, counted, t.tie_value,
               t.factor, added)
     return winner, tier, counted, v
@@ -885,7 +906,9 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
     _believe_no_bid(t, sc.elig, sc.believed_k, sc.believed_decl)
     contract, declarer, bid, bidder, nd, _, _ = _contract_of(t, lu, sc, out, h, forehand, True,
                                                              pimc)
+    bid_value = 0
     if contract < 0:  # bid by value: the talon, then the game declared
+        bid_value = t.bid_values[bid]
         contract = _declare_by_value(t, lu, sc, out, h, declarer, bid)
         bid = contract
     else:
@@ -907,7 +930,8 @@ def _play_hand(seeds, dealers, t, lu, sc, out, h, endgame, pimc):
             old, winner, tier, counted, v = score_each_alone(t, sc, contract, forehand)
         else:
             winner, tier, counted, v = score_hand(t, sc.points, sc.tricks, sc.double_seats,
-                                                  contract, old, nd, sc.hands)
+                                                  contract, old, nd, sc.hands,
+                                                  out.taken[h] == 0, bid_value)
     pay_out(sc.pay, v, winner, old, t.settle, t.lone_once, seat_count(t))
     out.contract[h], out.declarer[h], out.old[h] = contract, declarer, old
     out.doubles[h], out.winner[h], out.tier[h] = counted, winner, tier

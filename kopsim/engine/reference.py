@@ -510,7 +510,7 @@ class State:
 
     def declarable(self) -> list[str]:
         """The contracts the declarer may declare at his bid (`Ruleset.declarable`)."""
-        return self.rules.declarable(self.value_bidding.value)
+        return self.rules.declarable(self.value_bidding.value, self.talon_taken is False)
 
     def _end_auction(self) -> None:
         if self.bid is not None:
@@ -635,8 +635,10 @@ class State:
                                                      self.tricks_won, played_by, self.forehand)
             self.phase, self.turn = "done", None
             return
+        bid_value = None if self.value_bidding is None else self.value_bidding.value
         self.outcome = score(self.rules, self.contract, self.old_side, self.double_seats,
-                             self.points, self.tricks_won, self.deal.hands)
+                             self.points, self.tricks_won, self.deal.hands,
+                             hand_game=self.talon_taken is False, bid_value=bid_value)
         self.phase = "done"
         self.turn = None
 

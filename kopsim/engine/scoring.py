@@ -6,6 +6,7 @@ compiled tables and is cross-checked against this module by the tests.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..rules.model import Ramsch, Ruleset
@@ -110,9 +111,11 @@ def laufende(rules: Ruleset, contract: str, hands, old_side: list[int]) -> float
 
 
 def score(rules: Ruleset, contract: str, old_side: list[int], double_seats: list[int],
-          points: list[float], tricks_won: list[int], hands=None) -> Outcome:
+          points: list[float], tricks_won: list[int], hands=None, hand_game: bool = False,
+          bid_value: float | None = None) -> Outcome:
     """The outcome of a finished hand; `hands` (the cards dealt) price the Laufende, if the
-    contract has them."""
+    contract has them; a hand game (played without picking the talon up) adds the contract's
+    hand value; a game bid by value (`bid_value`) worth less than the bid is lost (`overbid`)."""
     c = rules.contracts[contract]
     if c.thrown_in:  # nobody plays: nobody wins, nothing is paid
         return Outcome(None, "thrown_in", 0, (0.0,) * rules.deck.players)
@@ -131,7 +134,7 @@ def score(rules: Ruleset, contract: str, old_side: list[int], double_seats: list
         winner = "old" if young_tricks == 0 else "young"
     elif c.goal == "no_tricks":
         winner = "old" if old_tricks == 0 else "young"
-    elif old_pts >= rules.win_points():
+    elif old_pts >= rules.win_points_of(contract):
         winner = "old"
     elif old_pts == young_pts:
         tie = True
@@ -157,13 +160,26 @@ def score(rules: Ruleset, contract: str, old_side: list[int], double_seats: list
     if winner is None:
         return Outcome(None, tier, doubles, distribute(rules, 0, None, old_side))
 
-    v = price.value(tier) + laufende(rules, contract, hands, old_side)
+    # the added parts summed first, as the kernel adds them (the same bits)
+    v = price.value(tier) + (laufende(rules, contract, hands, old_side)
+                             + ((c.hand_value or 0.0) if hand_game else 0.0))
+    if bid_value is not None and v < bid_value:  # overbid: lost, at the bid's value
+        winner, tie, v = "young", False, overbid(bid_value, c.base_value)
+        tier = losing_tier(rules, old_pts, old_tricks, "old")
     if tie and doubles == 0 and rules.scoring.tie_value_without_double is not None:
         v = rules.scoring.tie_value_without_double
     for _ in range(doubles):  # one product at a time, as the kernel multiplies: the same bits
         v *= rules.doubling.factor
     v = multiplied(rules, contract, v, winner, tie)
     return Outcome(winner, tier, doubles, distribute(rules, v, winner, old_side))
+
+
+def overbid(bid_value: float, base: float | None) -> float:
+    """The value a game lost by overbidding is entered at: the least multiple of the base
+    value that reaches the bid (docs/rules/SKAT.md §7.3), or the bid without a base."""
+    if not base:
+        return float(bid_value)
+    return base * math.ceil(bid_value / base)
 
 
 def multiplied(rules: Ruleset, contract: str, v: float, winner: str, tie: bool) -> float:

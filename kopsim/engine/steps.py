@@ -12,6 +12,8 @@ compiled as their callers are: in the kernel without reference counting (`kopsim
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -431,6 +433,12 @@ def price(c_won, c_lost, c_mult, k, winner, tier, counted, tie_value, factor, ad
         v += added
     if tier == TIER_TIE and counted == 0 and not np.isnan(tie_value):
         v = tie_value
+    return scaled(c_mult, k, winner, tier, counted, factor, v)
+
+
+@njit(cache=True, inline='always')
+def scaled(c_mult, k, winner, tier, counted, factor, v):
+    """v doubled per counted double, times contract k's multipliers that apply."""
     for _ in range(counted):
         v *= factor
     if winner == WIN_YOUNG:
@@ -440,6 +448,26 @@ def price(c_won, c_lost, c_mult, k, winner, tier, counted, tie_value, factor, ad
     if tier == TIER_TIE:
         v *= c_mult[k, MULT_TIE]
     return v
+
+
+@njit(cache=True, inline='always')
+def side_tier(pts, tricks, most):
+    """The tier of a side that lost with pts and tricks: schwarz without a trick, schneider
+    with at most `most` points, else out."""
+    if tricks == 0:
+        return TIER_SCHWARZ
+    if pts <= most:
+        return TIER_SCHNEIDER
+    return TIER_OUT
+
+
+@njit(cache=True, inline='always')
+def overbid_value(bid_value, base):
+    """What a game lost by overbidding is entered at: the least multiple of its base value
+    that reaches the bid (Skat, docs/rules/SKAT.md §7.3), the bid itself without a base (0)."""
+    if base == 0.0:
+        return float(bid_value)
+    return base * math.ceil(bid_value / base)
 
 
 @njit(cache=True, inline='always')

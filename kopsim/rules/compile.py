@@ -294,10 +294,16 @@ def _talon_tables(r: Ruleset, contracts: list[str]) -> dict:
 
 
 def _value_tables(r: Ruleset, contracts: list[str], first_code: int) -> dict:
-    """Bidding by value: the ladder, the code of its first value, what each contract can be
-    worth (a declarer declares only a contract that reaches his bid)."""
+    """Skat's game value and bidding by value: the ladder, the code of its first value, what
+    each contract can be worth without its hand value (a declarer declares only a contract
+    that reaches his bid), its hand value, hand-only, base value, and winning points."""
+    c = [r.contracts[n] for n in contracts]
     return dict(bid_values=np.array(r.auction.values or [], np.int64), value_code=first_code,
-                c_top_value=np.array([r.top_value(n) for n in contracts], np.float64))
+                c_top_value=np.array([r.top_value(n, False) for n in contracts], np.float64),
+                c_hand_value=np.array([x.hand_value or 0.0 for x in c], np.float64),
+                c_hand_only=np.array([bool(x.hand_only) for x in c], np.bool_),
+                c_base_value=np.array([x.base_value or 0.0 for x in c], np.float64),
+                c_win_points=np.array([r.win_points_of(n) for n in contracts], np.float64))
 
 
 def compile_rules(r: Ruleset) -> CompiledRules:

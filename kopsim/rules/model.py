@@ -461,6 +461,18 @@ class Contract(_Model):
     talon_points: Optional[TalonPoints] = None
     # who picks the talon up in it (rules with a `talon` only); None: talon.pick_up
     talon_pick_up: Optional[TalonPickUp] = None
+    # Skat's game value (docs/rules/SKAT.md §6): added to the value, before doubles and
+    # multipliers, when the declarer played without picking the talon up (a hand game)
+    hand_value: Optional[Value] = None
+    # bid by value: declared only by a declarer who did not pick the talon up (Skat's
+    # announced schneider and schwarz, ouvert)
+    hand_only: Optional[bool] = None
+    # the points the old side wins with in this contract (Skat's announced schneider: 90);
+    # None: scoring.win_points
+    win_points: Optional[Points] = None
+    # bid by value, a game whose value falls below the bid is lost at the least multiple of
+    # this that reaches the bid (Skat's overbid, SKAT.md §7); None: at the bid
+    base_value: Optional[Value] = None
 
     def laufende_cards(self, orders: dict) -> list[str]:
         """The cards Laufende are counted over, high to low."""
@@ -605,20 +617,28 @@ class Ruleset(_Model):
         """The senior's answer in bidding by value: he holds the value named."""
         return self.auction.hold_call or "yes"
 
-    def top_value(self, contract: str) -> float:
+    def top_value(self, contract: str, hand_game: bool = True) -> float:
         """The most `contract` can be worth before doubles and multipliers: its highest price
-        won, with every Laufende counted. In bidding by value a contract may be declared only
-        at a bid it can reach."""
+        won, with every Laufende counted, and its hand value in a hand game. In bidding by
+        value a contract may be declared only at a bid it can reach."""
         c = self.contracts[contract]
         value = max(c.payout.won.value(t) for t in ("out", "schneider", "schwarz"))
         if c.laufende is not None:
             value += c.laufende.value * len(c.laufende_cards(self.orders))
-        return value
+        return value + ((c.hand_value or 0.0) if hand_game else 0.0)
 
-    def declarable(self, bid_value: int) -> list[str]:
+    def declarable(self, bid_value: int, hand_game: bool) -> list[str]:
         """The contracts a declarer may declare at `bid_value` (bidding by value): those with a
-        bid_rank, low to high, that can be worth it."""
-        return [n for n in self.bids() if self.top_value(n) >= bid_value]
+        bid_rank, low to high, that can be worth it; `hand_only` ones in a hand game only. If
+        none can, any of them (he will have overbid: a Skat declarer who picked up after a bid
+        only a hand game reaches must still declare)."""
+        open_ = [n for n in self.bids() if hand_game or not self.contracts[n].hand_only]
+        return [n for n in open_ if self.top_value(n, hand_game) >= bid_value] or open_
+
+    def win_points_of(self, contract: str) -> float:
+        """The points the old side wins `contract` with."""
+        own = self.contracts[contract].win_points
+        return self.win_points() if own is None else own
 
     def talon_pick_up_of(self, contract: str) -> str:
         """Who picks the talon up when `contract` is played (`TalonPickUp`): "never" without a

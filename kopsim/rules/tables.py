@@ -92,7 +92,11 @@ class RuleTables(NamedTuple):
     # each contract can be worth (declared only where it reaches the bid)
     bid_values: np.ndarray
     value_code: int
-    c_top_value: np.ndarray
+    c_top_value: np.ndarray  # [k] its highest price won, every Laufende counted
+    c_hand_value: np.ndarray  # [k] added in a hand game (the talon not picked up)
+    c_hand_only: np.ndarray  # [k] declared by value in a hand game only
+    c_base_value: np.ndarray  # [k] an overbid game's value is a multiple of it (0: the bid)
+    c_win_points: np.ndarray  # [k] the points the old side wins it with
     normal_k: int  # the first no-bid contract anyone may play, -1 if none
     # --- auction
     style: int  # STYLE_* code

@@ -27,6 +27,7 @@ def check_semantics(r: Ruleset, source: str) -> list[Problem]:
     _check_auction(r, cards, bad)
     _check_multipliers(r, bad)
     _check_talon(r, bad)
+    _check_game_value(r, bad)
     if probs:
         return probs  # the bounds below read contracts, chain and orders as sound
     _check_bounds(r, bad)
@@ -404,6 +405,32 @@ def _check_value_auction(r: Ruleset, bad) -> None:
         if c.talon_pick_up is not None:
             bad(f"contracts.{dotted([cname])}.talon_pick_up", "in bidding by value the talon is "
                 "picked up before the game is declared: only talon.pick_up says who does")
+    if r.bids() and all(r.contracts[n].hand_only for n in r.bids()):
+        bad("contracts", "a declarer who picked the talon up could declare nothing: at least "
+            "one contract with a bid_rank must not be hand_only")
+
+
+def _check_game_value(r: Ruleset, bad) -> None:
+    """Skat's game value: a hand value needs a declarer who may choose to play hand, a hand-only
+    contract and a base value a game declared by value, own winning points a points goal."""
+    may_choose = r.talon is not None and r.talon.pick_up == "declarer_may"
+    by_value = r.auction.style == "value"
+    for cname, c in r.contracts.items():
+        where = f"contracts.{dotted([cname])}"
+        if c.hand_value is not None and not (
+                r.talon_pick_up_of(cname) == "declarer_may" or (by_value and may_choose)):
+            bad(f"{where}.hand_value", "counted in a hand game, where the declarer may choose "
+                "not to pick the talon up: it needs talon.pick_up = \"declarer_may\"")
+        if c.hand_only and not (by_value and may_choose and c.bid_rank is not None):
+            bad(f"{where}.hand_only", "a game declared by value without picking the talon up: "
+                "it needs auction.style = \"value\", talon.pick_up = \"declarer_may\" and "
+                "a bid_rank")
+        if c.base_value is not None and not by_value:
+            bad(f"{where}.base_value", "prices a game lost by overbidding: only with bidding "
+                "by value (auction.style = \"value\")")
+        if c.win_points is not None and c.goal != "points":
+            bad(f"{where}.win_points", f"contract {cname!r} is won by tricks (goal = "
+                f"{c.goal!r}), not by points")
 
 
 def _check_reopening(r: Ruleset, bad) -> None:
