@@ -6,6 +6,8 @@ import random
 from pathlib import Path
 
 import numpy as np
+
+from bundled import searchable_bundled  # tests/bundled.py
 import pytest
 from test_bots import _random_prefix, _reshuffle_hidden
 
@@ -15,12 +17,12 @@ from kopsim.bots.features import (RANKS, call_action, call_context, call_feature
 from kopsim.bots.pimc_kernel import observed
 from kopsim.engine.rng import hand_seed
 from kopsim.rules.cache import compiled
-from kopsim.rules.load import bundled_names, load_ruleset
+from kopsim.rules.load import load_ruleset
 
 SPARE = 3  # columns beyond a row, which no feature may write
 SEATS = Path(__file__).parent / "data" / "seats"
 # every bundled ruleset, and the tables of three and five (issue 36)
-TABLES = sorted(bundled_names()) + [str(SEATS / f"{n}.toml")
+TABLES = sorted(searchable_bundled()) + [str(SEATS / f"{n}.toml")
                                     for n in ("three-handed", "five-handed")]
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bundled import searchable_bundled  # tests/bundled.py
+
 import kopsim
 from kopsim.bots.seated import play_batch
 from kopsim.bots import BotSpec, bot_spec
@@ -16,7 +18,7 @@ from kopsim.bots.kernel import KERNEL_KINDS
 from kopsim.rules.compile import compile_rules
 from kopsim.experiments.spec import ENGINE_FILES
 from kopsim.bots.seated import play_hand
-from kopsim.rules.load import bundled_names, load_raw, load_ruleset, ruleset_from_dict
+from kopsim.rules.load import load_raw, load_ruleset, ruleset_from_dict
 from kopsim.engine.layout import hand_seeds
 from kopsim.engine.scoring import score
 from kopsim.bots.solver import Dealt, laufende_added, side_value, solve, terminal_outcome
@@ -49,7 +51,7 @@ KNOB_FILES = {name: Path(__file__).parent / "data" / "knobs" / f"{name}.toml"
               for name in ("kop-laufende",)}  # and the bundled schafkopf
 
 
-@pytest.mark.parametrize("name", bundled_names() + sorted(KNOB_FILES))
+@pytest.mark.parametrize("name", searchable_bundled() + sorted(KNOB_FILES))
 def test_solver_values_final_positions_as_the_reference_pays_them(rulesets, name):
     """Every card played: the solver's value (and outcome) of the position is the reference
     engine's payout of the same hand (kopsim.engine.scoring through reference.State.returns),

@@ -34,7 +34,8 @@ def cards_in(obj, deck):
 def test_observation_shows_no_hidden_card(name, seed, dealer, stop):
     rules = RULES[name]
     deck = set(rules.cards())
-    state = State(rules, Deal.from_seed(rules, seed, dealer))
+    n = rules.deck.players
+    state = State(rules, Deal.from_seed(rules, seed, dealer % n))
     rng = Stream(seed, 7)
     for _ in range(stop):
         if state.is_terminal():
@@ -42,10 +43,12 @@ def test_observation_shows_no_hidden_card(name, seed, dealer, stop):
         legal = state.legal_actions()
         state.apply_action(legal[rng.choice(len(legal))])
     played = {c for t in state.tricks for c in t.cards} | set(state.trick)
-    for seat in range(4):
+    for seat in range(n):
         obs = state.observation(seat)
         visible = cards_in(obs, deck)
         own = set(state.deal.hands[seat])
+        if state.talon_taken and seat == state.declarer:  # he picked the talon up
+            own |= set(state.deal.talon)
         assert visible <= own | played, f"seat {seat} sees {visible - own - played}"
         assert set(obs.hand) == set(state.held[seat])
         if state.turn != seat:

@@ -32,6 +32,7 @@ DECK_POINTS = {16: 104, 24: 120, 32: 120}
 @given(seed=seeds, dealer=dealers)
 def test_hand_invariants(name, seed, dealer):
     rules = RULES[name]
+    dealer %= rules.deck.players
     state = State(rules, Deal.from_seed(rules, seed, dealer))
     rng = Stream(seed, 99)
     while not state.is_terminal():
@@ -41,13 +42,18 @@ def test_hand_invariants(name, seed, dealer):
     o = state.outcome
     if not rules.contracts[state.contract].instant:
         n_cards = len(rules.cards())
-        assert sum(state.points) == rules.total_points() == DECK_POINTS[n_cards]
-        assert sum(state.tricks_won) == len(state.tricks) == n_cards // 4
-        # every card was played exactly once
+        # the talon's points count for a seat, unless the contract gives them to nobody
+        unscored = (sum(rules.deck.card_points(c) for c in state.talon)
+                    if rules.talon_points_of(state.contract) == "nobody" else 0)
+        assert sum(state.points) + unscored == rules.total_points() == DECK_POINTS[n_cards]
+        assert sum(state.tricks_won) == len(state.tricks) == rules.hand_size()
+        # every card was played exactly once, but the talon's
         played = [c for t in state.tricks for c in t.cards]
-        assert sorted(played) == sorted(rules.cards())
+        assert sorted(played + list(state.talon)) == sorted(rules.cards())
     if rules.scoring.style == "zero_sum":
         assert sum(o.payouts) == pytest.approx(0.0)
+    elif rules.scoring.style == "old_side_only":  # a score sheet: only the old side is scored
+        assert all(p == 0 for s, p in enumerate(o.payouts) if s not in state.old_side)
     else:
         assert all(p >= 0 for p in o.payouts)
     rec = record_from_state(state, seed, 0)
@@ -61,6 +67,7 @@ def test_hand_invariants(name, seed, dealer):
 @given(seed=seeds, dealer=dealers)
 def test_same_seed_same_hand(name, seed, dealer):
     rules = RULES[name]
+    dealer %= rules.deck.players
     a = record_from_state(play_random_hand(rules, seed, dealer), seed, 0).to_dict()
     b = record_from_state(play_random_hand(rules, seed, dealer), seed, 0).to_dict()
     assert a == b

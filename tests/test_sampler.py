@@ -279,9 +279,9 @@ def test_worlds_replay_the_doubles_that_the_sides_allowed(name):
 
 
 def _every_ruleset():
-    from kopsim.rules.load import bundled_names
+    from bundled import searchable_bundled  # tests/bundled.py
 
-    return list(bundled_names()) + [pytest.param(str(p), id=p.stem)
+    return searchable_bundled() + [pytest.param(str(p), id=p.stem)
                                     for p in sorted(KNOBS.glob("*.toml"))]
 
 

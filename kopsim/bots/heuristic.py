@@ -247,7 +247,7 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
 
 # -------------------------------------------------------------------------------- bidding by value
 
-NULL_STRENGTH = 0.4  # of TUNED_TRICKS: play for no tricks only with a hand this weak
+NULL_STRENGTH = 0.25  # of TUNED_TRICKS: play for no tricks only with a hand this weak
 
 
 @kernel_jit()
@@ -269,10 +269,14 @@ def _run_length(hand, lauf):
 @kernel_jit()
 def contract_worth(hand, k, t, ctab, power, prm):
     """What contract k is worth to the heuristic with hand, as declarer: 0 unless its hand
-    takes the tricks alone (strength from prm's solo threshold; playing for no tricks, a hand
-    weaker than NULL_STRENGTH), else its price won plus the matadors its hand shows."""
+    takes the tricks alone (strength from prm's solo threshold, scaled to the opponents;
+    playing for no tricks, a hand weaker than NULL_STRENGTH), else its price won plus the
+    matadors its hand shows."""
     s = strength(hand, ctab[k, 2], power)
-    if (s > NULL_STRENGTH) if t.c_goal[k] == GOAL_NO_TRICKS else (s < prm[P_SOLO]):
+    # the solo threshold is set against three opponents: against fewer a lone hand needs
+    # proportionally fewer tricks of its own (Skat's declarer plays against two)
+    need = prm[P_SOLO] * (t.n_seats - 1) / 3.0
+    if (s > NULL_STRENGTH) if t.c_goal[k] == GOAL_NO_TRICKS else (s < need):
         return 0.0
     v = t.c_won[k, 0]  # the price of a game won, not schneider (TIER_OUT)
     if t.c_lauf_from[k] > 0:

@@ -647,8 +647,8 @@ class State:
         to (`Ruleset.talon_points_of`): the old side's (its one seat: validation holds a
         contract played with a talon to one), or the last trick's winner."""
         to = self.rules.talon_points_of(self.contract)
-        if to == "nobody" or not self.talon:
-            return
+        if to == "nobody" or not self.talon or self.rules.contracts[self.contract].instant:
+            return  # (an instant contract is not played: the talon lies where it is)
         seat = self.tricks[-1].winner if to == "last_trick" else min(self.old_side)
         self.points[seat] += sum(self._points[c] for c in self.talon)
 

@@ -333,9 +333,12 @@ def _auction_changes(a: Ruleset, b: Ruleset) -> list[Change]:
     add = lambda t: out.append(Change("auction", t))  # noqa: E731
     x, y = a.auction, b.auction
     styles = {"open": "open", "ask": "ask (forehand bids or asks first)",
-              "single": "single call per seat"}
+              "single": "single call per seat", "value": "bidding by value"}
     if x.style != y.style:
         add(f"style {styles[y.style]} instead of {styles[x.style]}")
+    if (x.values or []) != (y.values or []) and x.style == y.style == "value":
+        add(f"bid values {', '.join(map(str, y.values or []))} instead of "
+            f"{', '.join(map(str, x.values or []))}")
     if bool(x.doubles_after_single_round) != bool(y.doubles_after_single_round):
         add("a doubling round follows the declarations" if y.doubles_after_single_round
             else "no doubling round after the declarations")

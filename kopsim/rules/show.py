@@ -177,11 +177,11 @@ def _contract_lines(r: Ruleset) -> list[str]:
             team = "declarer + holder of the first he lacks of " + " ".join(
                 pretty_card(x) for x in c.team_cards)
         else:
-            team = "alone vs 3"
+            team = f"alone vs {r.deck.players - 1}"
         goal = "wins at once" if c.instant else {
             "all_tricks": "all tricks", "no_tricks": "no trick",
             "fewest_points": "not the most points"}.get(
-            c.goal, f"{number(r.win_points())}+ points")
+            c.goal, f"{number(r.win_points_of(name))}+ points")
         rows.append([name, how, describe(c.eligible), team, goal, "-" if c.order is None else c.order,
                      str(r.max_doubles(name))])
     out.append(table(["contract", "how", "who", "team", "goal", "order", "max doubles"], rows))
@@ -196,9 +196,15 @@ def _auction_lines(r: Ruleset) -> list[str]:
     style = {"open": "open: clockwise from forehand; pass, a higher bid, or the next double",
              "ask": f"forehand opens with a bid or {a.ask_call!r}, then clockwise; "
                     "pass, a higher bid, or the next double",
-             "single": "only seats that may bid speak, once each: a bid or pass"}[a.style]
+             "single": "only seats that may bid speak, once each: a bid or pass",
+             "value": "bidding by value: each seat after forehand in turn bids to the senior "
+                      f"left standing, who holds ({r.hold_call()!r}) or passes"}[a.style]
     out.append(f"Auction: {style}")
-    if a.style != "single":
+    if a.style == "value":
+        values = a.values or []
+        out.append(f"  values {', '.join(map(str, values[:6]))}, ... {values[-1]}; the seat "
+                   "left standing declares a contract that can reach his bid")
+    elif a.style != "single":
         out.append(f"  ends after {a.end_after_passes} passes in a row after a call, "
                    f"{a.end_after_passes_without_call} if nobody called")
     elif a.doubles_after_single_round:
