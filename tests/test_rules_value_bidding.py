@@ -213,3 +213,11 @@ def test_both_engines_bid_by_value_identically(lineup):
                     and got["points"][decl] >= 61)
     assert {"clubs", "grand"} <= declared
     assert overbid > 0 or lineup == "heuristic"
+
+
+def test_a_game_naming_a_missing_order_is_reported_not_a_crash(tmp_path):
+    # found by the fuzz: validation reads what each game can be worth (its Laufende over its
+    # order's trumps); a game whose order is missing is reported where it is named
+    msgs = problems_of(tmp_path, '[inherit]\nremove = ["orders.clubs"]\n')
+    assert any("contracts.clubs.order" in m and "no card order named 'clubs'" in m
+               for m in msgs)
