@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..engine.jit import kernel_jit
 from ..engine.bits import popcount
-from ..rules.codes import GOAL_NO_TRICKS, TEAM_ALONE, TEAM_CALLED, TEAM_EACH
+from ..rules.codes import (GOAL_FEWEST_POINTS, GOAL_NO_TRICKS, GOAL_POINTS, PICKUP_NEVER,
+                           TALON_OLD_SIDE, TEAM_ALONE, TEAM_CALLED, TEAM_EACH)
 from ..engine.codes import BOT_HEURISTIC
 from ..engine.reference import HAND, PICK_UP, Observation
 from ..engine.seats import after
@@ -247,7 +248,6 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
 
 # -------------------------------------------------------------------------------- bidding by value
 
-NULL_STRENGTH = 0.25  # of TUNED_TRICKS: play for no tricks only with a hand this weak
 
 
 @kernel_jit()
@@ -267,17 +267,84 @@ def _run_length(hand, lauf):
 
 
 @kernel_jit()
-def contract_worth(hand, k, t, ctab, power, prm):
+def null_exposed(hand, o, t):
+    """How many cards of hand the others can force to take a trick in a no-tricks game in
+    order o: in each suit the k-th lowest card held is exposed when more than 2(k-1) of the
+    suit's cards lie below it (each card held below it can duck one lead, and the others hold
+    the rest: 7, 9, jack is safe, a lone 8 or 7, 10 is not)."""
+    one = np.uint64(1)
+    n = 0
+    for c in range(t.suit.shape[1]):
+        bit = one << np.uint64(c)
+        if not hand & bit:
+            continue
+        g = t.suit[o, c]
+        below = t.suit_mask[o, g] & ~t.beat_mask[o, g, c] & ~bit
+        if popcount(below) > 2 * popcount(below & hand):
+            n += 1
+    return n
+
+
+@kernel_jit()
+def _unseen_mean(hand, o, power, column):
+    """The mean of a card that hand lacks in power[o, :, column] (its strength, its points)."""
+    total, n = 0.0, 0
+    for c in range(power.shape[1]):
+        if not (hand >> np.uint64(c)) & np.uint64(1):
+            total += power[o, c, column]
+            n += 1
+    return total / n if n else 0.0
+
+
+@kernel_jit()
+def _masters_below_top(hand, o, t, power):
+    """What a plain card held under every card of its suit above it adds to hand's strength in
+    order o, bidding: it is a master once those are played, as strong as its suit's top card
+    (ace, ten and king of one suit take three tricks where the table counts the first)."""
+    one = np.uint64(1)
+    add = 0.0
+    for c in range(power.shape[1]):
+        g = t.suit[o, c]
+        if g == 0 or not (hand >> np.uint64(c)) & one:
+            continue
+        group = t.suit_mask[o, g]
+        if t.beat_mask[o, g, c] & group & ~hand:
+            continue  # a card of its suit above it is out
+        top = 0.0
+        for d in range(power.shape[1]):
+            if (group >> np.uint64(d)) & one:
+                top = max(top, power[o, d, V_POWER])
+        add += top - power[o, c, V_POWER]
+    return add
+
+
+@kernel_jit()
+def contract_worth(hand, k, t, ctab, power, prm, settled):
     """What contract k is worth to the heuristic with hand, as declarer: 0 unless its hand
-    takes the tricks alone (strength from prm's solo threshold, scaled to the opponents;
-    playing for no tricks, a hand weaker than NULL_STRENGTH), else its price won plus the
+    takes the tricks alone (strength, with a talon's expected share, from prm's solo threshold,
+    scaled to the opponents; playing for no tricks, no card exposed (`null_exposed`) but what the talon, still to pick
+    up, lets him lay away: settled, the talon is dealt with), else its price won plus the
     matadors its hand shows."""
-    s = strength(hand, ctab[k, 2], power)
-    # the solo threshold is set against three opponents: against fewer a lone hand needs
-    # proportionally fewer tricks of its own (Skat's declarer plays against two)
-    need = prm[P_SOLO] * (t.n_seats - 1) / 3.0
-    if (s > NULL_STRENGTH) if t.c_goal[k] == GOAL_NO_TRICKS else (s < need):
-        return 0.0
+    if t.c_goal[k] == GOAL_NO_TRICKS:
+        spare = 0
+        if not settled and t.c_pick_up[k] != PICKUP_NEVER and not t.c_hand_only[k]:
+            spare = t.talon_size // 2
+        if null_exposed(hand, ctab[k, 2], t) > spare:
+            return 0.0
+    else:
+        # the solo threshold is set against three opponents: against fewer a lone hand needs
+        # proportionally fewer tricks of its own (Skat's declarer plays against two); a talon
+        # still to pick up brings him, on average, its cards' share of the strength unseen
+        s = strength(hand, ctab[k, 2], power) + _masters_below_top(hand, ctab[k, 2], t, power)
+        if not settled and t.c_pick_up[k] != PICKUP_NEVER and not t.c_hand_only[k]:
+            s += t.talon_size * _unseen_mean(hand, ctab[k, 2], power, V_POWER)
+        need = prm[P_SOLO] * (t.n_seats - 1) / 3.0
+        if t.talon_size and t.c_talon_to[k] == TALON_OLD_SIDE and t.c_goal[k] == GOAL_POINTS:
+            # the talon's points count for him: he needs as much fewer from the tricks
+            need *= 1.0 - t.talon_size * _unseen_mean(hand, ctab[k, 2], power, V_POINTS) / \
+                t.c_win_points[k]
+        if s < need:
+            return 0.0
     v = t.c_won[k, 0]  # the price of a game won, not schneider (TIER_OUT)
     if t.c_lauf_from[k] > 0:
         m = _run_length(hand, t.c_lauf_cards[k])
@@ -287,16 +354,17 @@ def contract_worth(hand, k, t, ctab, power, prm):
 
 
 @kernel_jit()
-def heur_declare(hand, t, options, m, ctab, power, prm):
+def heur_declare(hand, t, options, m, ctab, power, prm, settled):
     """Index in options[:m] (contracts) of the one to declare: the most worth
-    (`contract_worth`), of equal worth the strongest hand for it."""
+    (`contract_worth`; settled: the talon is dealt with), of equal worth the strongest hand for
+    it (for no tricks: a hand with no card exposed)."""
     best, best_key = 0, -1.0
     for i in range(m):
         k = options[i]
         s = strength(hand, ctab[k, 2], power)
-        if t.c_goal[k] == GOAL_NO_TRICKS:
-            s = TUNED_TRICKS - s
-        key = 1000.0 * contract_worth(hand, k, t, ctab, power, prm) + s
+        if t.c_goal[k] == GOAL_NO_TRICKS:  # of games worth nothing, a null only when safe
+            s = TUNED_TRICKS if null_exposed(hand, ctab[k, 2], t) == 0 else 0.0
+        key = 1000.0 * contract_worth(hand, k, t, ctab, power, prm, settled) + s
         if key > best_key:
             best, best_key = i, key
     return best
@@ -309,7 +377,7 @@ def heur_value_call(calls, m, hand, held, t, ctab, power, prm):
     pass (calls[0])."""
     worth = 0.0
     for j in range(t.bids.shape[0]):
-        worth = max(worth, contract_worth(hand, t.bids[j], t, ctab, power, prm))
+        worth = max(worth, contract_worth(hand, t.bids[j], t, ctab, power, prm, False))
     if m < 2:
         return 0
     if calls[1] < t.value_code:  # the senior's hold
@@ -345,9 +413,10 @@ def heur_lay(hand, o, goal, suit, suit_mask, beat_mask, power):
         group = suit_mask[o, g]
         length = popcount(group & hand)
         above = beat_mask[o, g, c] & group & ~hand  # its suit's cards out that beat it
-        if goal == GOAL_NO_TRICKS:
-            below = group & ~hand & ~beat_mask[o, g, c] & ~(one << np.uint64(c))
-            key = length - 4.0 * popcount(below)
+        if goal == GOAL_NO_TRICKS:  # the exposed cards first (`null_exposed`), highest first
+            below = group & ~beat_mask[o, g, c] & ~(one << np.uint64(c))
+            exposed = popcount(below) > 2 * popcount(below & hand)
+            key = length - 4.0 * popcount(below) - (100.0 if exposed else 0.0)
         elif g == 0:
             key = 100.0 + power[o, c, V_POWER]
         elif above == np.uint64(0):
@@ -363,20 +432,23 @@ def heur_lay(hand, o, goal, suit, suit_mask, beat_mask, power):
 
 
 @kernel_jit()
-def heur_card(legal, hand, o, trick, leader, rel, who_played, suit, suit_mask, beat_mask, power,
-              prm):
-    """The card to play from `legal` (a bitmask). trick: the cards already in the trick led by
-    `leader`, then -1 (a place for each card of a trick: a seat each)."""
+def heur_card(legal, hand, o, goal, trick, leader, rel, who_played, t, power, prm):
+    """The card to play from `legal` (a bitmask) in a contract of order o and goal (a GOAL_*
+    code), t the ruleset's tables. trick: the cards already in the trick led by `leader`, then -1 (a place for each
+    card of a trick: a seat each)."""
     one = np.uint64(1)
     nc = power.shape[1]
     n = trick.shape[0]
     n_in_trick = 0
     while n_in_trick < n and trick[n_in_trick] >= 0:
         n_in_trick += 1
+    if goal == GOAL_NO_TRICKS or goal == GOAL_FEWEST_POINTS:
+        return _avoiding_card(legal, hand, o, trick, n_in_trick, leader, rel, who_played,
+                              t.suit, t.suit_mask, t.beat_mask)
     if n_in_trick == 0:
         # lead: a master trump (no higher trump unseen) draws trumps; else a plain-suit top card;
         # else the weakest card, keeping high trumps
-        trumps = suit_mask[o, 0]
+        trumps = t.suit_mask[o, 0]
         best_trump = -1
         for c in range(nc):
             if (legal >> np.uint64(c)) & one and (trumps >> np.uint64(c)) & one:
@@ -392,9 +464,10 @@ def heur_card(legal, hand, o, trick, leader, rel, who_played, suit, suit_mask, b
                     break
             if master:
                 return best_trump
+        top = 0.5 * TUNED_TRICKS / (nc // n)  # a plain suit's top card, at this deck's scale
         for c in range(nc):
-            if ((legal >> np.uint64(c)) & one and suit[o, c] != 0
-                    and power[o, c, V_POWER] >= 0.5):
+            if ((legal >> np.uint64(c)) & one and t.suit[o, c] != 0
+                    and power[o, c, V_POWER] >= top):
                 return c
         return _pick(legal, o, power, nc, WEAKEST)
     led = 0
@@ -404,11 +477,11 @@ def heur_card(legal, hand, o, trick, leader, rel, who_played, suit, suit_mask, b
     for i in range(n_in_trick):
         c = trick[i]
         pts += power[o, c, V_POINTS]
-        led, w, wpos = play_to_trick(i, c, i, suit[o, c], beat_mask[o, led, w], led, w, wpos)
+        led, w, wpos = play_to_trick(i, c, i, t.suit[o, c], t.beat_mask[o, led, w], led, w, wpos)
     wseat = after(leader, wpos, n)
     last = n_in_trick == n - 1
-    beaters = legal & beat_mask[o, led, w]
-    if rel[wseat] == 1 and (last or _is_master(w, o, led, hand, who_played, beat_mask)):
+    beaters = legal & t.beat_mask[o, led, w]
+    if rel[wseat] == 1 and (last or _is_master(w, o, led, hand, who_played, t.beat_mask)):
         if prm[P_SMEAR] > 0.5 and beaters == np.uint64(0):
             return _pick(legal, o, power, nc, RICHEST)
         return _pick(legal, o, power, nc, WEAKEST)
@@ -416,6 +489,73 @@ def heur_card(legal, hand, o, trick, leader, rel, who_played, suit, suit_mask, b
         if last or pts >= 10 or rel[wseat] != 1:
             return _pick(beaters, o, power, nc, CHEAPEST)
     return _pick(legal, o, power, nc, WEAKEST)
+
+
+@kernel_jit()
+def _height(c, o, suit, suit_mask, beat_mask):
+    """How many cards of c's suit (trumps too) c beats, and c itself: its height in it."""
+    g = suit[o, c]
+    return popcount(suit_mask[o, g] & ~beat_mask[o, g, c])
+
+
+@kernel_jit()
+def _extreme(mask, o, suit, suit_mask, beat_mask, highest):
+    """The highest (or lowest) card of mask by its height in its suit (`_height`)."""
+    best, best_h = -1, 0
+    for c in range(suit.shape[1]):
+        if (mask >> np.uint64(c)) & np.uint64(1):
+            h = _height(c, o, suit, suit_mask, beat_mask)
+            if best < 0 or (h > best_h if highest else h < best_h):
+                best, best_h = c, h
+    return best
+
+
+@kernel_jit()
+def _avoiding_card(legal, hand, o, trick, n_in_trick, leader, rel, who_played, suit, suit_mask,
+                   beat_mask):
+    """A card in a game played for no tricks (Null) or the fewest points (Ramsch). The side
+    avoiding tricks (the declarer; in Ramsch every seat) ducks under the trick's winner with
+    its highest card that does, wins a trick it must with its highest, and leads the card the
+    most unseen cards of its suit can beat. The other side (no partner of the declarer's)
+    plays low while he is still to play, ducks under him when he is winning, and otherwise
+    sheds its highest cards, keeping low ones to lead under him."""
+    n = trick.shape[0]
+    avoider, decl = True, -1
+    for s in range(n):
+        if rel[s] == 1:
+            avoider = False
+        elif rel[s] == -1:
+            decl = s
+    if not avoider and decl < 0:
+        avoider = True  # nobody known to avoid tricks: avoid them
+    if n_in_trick == 0:
+        if not avoider:
+            return _extreme(legal, o, suit, suit_mask, beat_mask, False)
+        unseen = np.uint64(0)
+        for c in range(who_played.shape[0]):
+            if who_played[c] < 0 and not (hand >> np.uint64(c)) & np.uint64(1):
+                unseen |= np.uint64(1) << np.uint64(c)
+        best, best_key = -1, -1
+        for c in range(suit.shape[1]):
+            if (legal >> np.uint64(c)) & np.uint64(1):
+                g = suit[o, c]
+                key = popcount(beat_mask[o, g, c] & suit_mask[o, g] & unseen)
+                if key > best_key:
+                    best, best_key = c, key
+        return best
+    led, w, wpos = 0, 0, 0
+    for i in range(n_in_trick):
+        c = trick[i]
+        led, w, wpos = play_to_trick(i, c, i, suit[o, c], beat_mask[o, led, w], led, w, wpos)
+    under = legal & ~beat_mask[o, led, w]
+    if avoider:
+        return _extreme(under if under else legal, o, suit, suit_mask, beat_mask, True)
+    decl_played = (decl - leader) % n < n_in_trick
+    if not decl_played:
+        return _extreme(legal, o, suit, suit_mask, beat_mask, False)
+    if after(leader, wpos, n) == decl and under:
+        return _extreme(under, o, suit, suit_mask, beat_mask, True)
+    return _extreme(legal, o, suit, suit_mask, beat_mask, True)
 
 
 @kernel_jit()
@@ -525,8 +665,8 @@ class HeuristicBot:
                 trick[j] = index[c]
         legal = card_mask(obs.legal_actions, index)
         hand = card_mask(obs.hand, index)
-        c = heur_card(np.uint64(legal), np.uint64(hand), ctab[k, 2], trick, leader, rel, who,
-                      a.suit, a.suit_mask, a.beat_mask, power, self.prm)
+        c = heur_card(np.uint64(legal), np.uint64(hand), ctab[k, 2], a.c_goal[k], trick, leader,
+                      rel, who, a, power, self.prm)
         return cr.cards[c]
 
 
@@ -542,9 +682,11 @@ class HeuristicBot:
         options = np.array([cr.contract_names.index(n) for n in names], np.int64)
         if obs.phase == "declare":
             hand = np.uint64(card_mask(obs.hand, cr.card_index))
-            return names[heur_declare(hand, a, options, len(options), ctab, power, self.prm)]
+            return names[heur_declare(hand, a, options, len(options), ctab, power, self.prm,
+                                      True)]
         dealt = np.uint64(card_mask(obs.dealt, cr.card_index))
-        meant = options[heur_declare(dealt, a, options, len(options), ctab, power, self.prm)]
+        meant = options[heur_declare(dealt, a, options, len(options), ctab, power, self.prm,
+                                     False)]
         return self._talon_action(obs, int(meant), cr, power, ctab)
 
     def _talon_action(self, obs: Observation, k: int, cr, power, ctab) -> str:

@@ -556,9 +556,9 @@ def _choose_card(t, lu, sc, out, h, seat, allowed, force, at, endgame, pimc):
     decl = bidder if bid >= 0 else sc.believed_decl[seat]
     botcalls.heuristic_relations(sc.rel, seat, sc.hands[seat], k, decl, lu.h_ctab,
                                  t.c_team_cards, sc.who_played)
-    return botcalls.heuristic_card(allowed, sc.left[seat], lu.h_ctab[k, 2], sc.trick, leader,
-                                   sc.rel, sc.who_played, t.suit, t.suit_mask, t.beat_mask,
-                                   lu.h_power, lu.bot_params[b])
+    return botcalls.heuristic_card(allowed, sc.left[seat], lu.h_ctab[k, 2], t.c_goal[k],
+                                   sc.trick, leader, sc.rel, sc.who_played, t, lu.h_power,
+                                   lu.bot_params[b])
 
 
 @kernel_jit(inline='always')
@@ -697,14 +697,15 @@ def _declare_by_value(t, lu, sc, out, h, declarer, cur):
     meant = sc.calls[0]
     if not random:
         meant = sc.calls[botcalls.heuristic_declare(sc.hands[declarer], t, sc.calls, m,
-                                                    lu.h_ctab, lu.h_power, lu.bot_params[b])]
+                                                    lu.h_ctab, lu.h_power, lu.bot_params[b],
+                                                    False)]
     _talon_phase(t, lu, sc, out, h, t.pick_up, meant, declarer)
     m = _declarable(t, sc, cur, out.taken[h] == 0)
     if random:
         k = sc.calls[_draw_seat(sc.streams, declarer, m)]
     else:
         k = sc.calls[botcalls.heuristic_declare(sc.hands[declarer], t, sc.calls, m, lu.h_ctab,
-                                                lu.h_power, lu.bot_params[b])]
+                                                lu.h_power, lu.bot_params[b], True)]
     sc.shown[0], sc.shown[1] = k, declarer
     return k
 
