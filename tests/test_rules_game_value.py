@@ -7,16 +7,14 @@ more base value, null hand 35, a lost game doubled) scored on a sheet (`scoring.
 "old_side_only"`, SK §8.1): only the declarer, seat 0 here, is scored."""
 
 import json
-import textwrap
-from pathlib import Path
 
 import pytest
 
 from kopsim.engine.scoring import score
-from kopsim.errors import InputError
 from kopsim.rules.load import load_ruleset
 
-VALUE = Path(__file__).parent / "data" / "talon" / "skat-value.toml"
+from talon_tables import VALUE, problems_of as problems_over  # tests/talon_tables.py
+
 CARDS = load_ruleset(VALUE).cards()
 
 
@@ -37,12 +35,7 @@ def hands_with(declarer: list[str], skat: list[str], opponents_first: tuple = ()
 
 
 def problems_of(tmp_path, text: str) -> list[str]:
-    p = tmp_path / "bad.toml"
-    p.write_text(f"extends = {json.dumps(str(VALUE))}\nname = \"bad\"\n"
-                 + textwrap.dedent(text), encoding="utf-8")
-    with pytest.raises(InputError) as e:
-        load_ruleset(str(p))
-    return [str(x) for x in e.value.problems]
+    return problems_over(VALUE, tmp_path, text)
 
 
 CLUBS_WITH_1 = ["JC", "AC", "10C", "KC", "QC", "AS", "10S", "AH", "10H", "7D"]  # no JS: with 1

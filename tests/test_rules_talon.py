@@ -7,38 +7,25 @@ and two to the talon; the talon's points count for the declarer in clubs and gra
 in null, and for the last trick's winner in the Ramsch played when nobody bids."""
 
 import json
-import textwrap
-from pathlib import Path
 
-import numpy as np
 import pytest
 
 from kopsim.bots import bot_spec
-from kopsim.bots.seated import play_batch, play_hand
-from kopsim.engine.layout import hand_seeds
+from kopsim.bots.seated import play_hand
 from kopsim.engine.reference import Deal, State
 from kopsim.errors import InputError
-from kopsim.records.format import batch_record, record_from_state
+from kopsim.records.format import record_from_state
 from kopsim.records.replay import check_record
-from kopsim.rules.compile import compile_rules
 from kopsim.rules.load import load_ruleset
 
-TALON = Path(__file__).parent / "data" / "talon" / "skat-talon.toml"
+from talon_tables import (TALON, engine_records, points_of, problems_of as problems_over,
+                          to_the_end, trick_points)  # tests/talon_tables.py
+
 RULES = load_ruleset(TALON)
-POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}  # SK §1.4
-
-
-def points_of(cards) -> int:
-    return sum(POINTS[c[:-1]] for c in cards)
 
 
 def problems_of(tmp_path, text: str) -> list[str]:
-    p = tmp_path / "bad.toml"
-    p.write_text(f"extends = {json.dumps(str(TALON))}\nname = \"bad\"\n"
-                 + textwrap.dedent(text), encoding="utf-8")
-    with pytest.raises(InputError) as e:
-        load_ruleset(str(p))
-    return [str(x) for x in e.value.problems]
+    return problems_over(TALON, tmp_path, text)
 
 
 # ------------------------------------------------------------------------------------ the deal
@@ -138,17 +125,7 @@ def play_out(deal: Deal, calls: list[str], rules=RULES) -> State:
     st = State(rules, deal)
     for c in calls:
         st.apply_action(c)
-    while not st.is_terminal():
-        st.apply_action(st.legal_actions()[0])
-    return st
-
-
-def trick_points(st: State) -> list[int]:
-    """Each seat's points read from the tricks it won, the talon left out."""
-    won = [0, 0, 0]
-    for t in st.tricks:
-        won[t.winner] += points_of(t.cards)
-    return won
+    return to_the_end(st)
 
 
 HANDS = (  # dealer 2: seat 0 is forehand and speaks first (SK §1.2)
@@ -189,23 +166,11 @@ def test_the_skat_goes_with_the_last_trick_in_the_ramsch():
 
 @pytest.mark.parametrize("lineup", ["random", "heuristic"])
 def test_both_engines_play_the_talon_identically(lineup):
-    compiled = compile_rules(RULES)
-    bots = [bot_spec(lineup)] * 3
-    hands = 900 if lineup == "random" else 300
-    seeds = hand_seeds(7, 0, hands)
-    dealers = np.arange(hands) % 3
-    batch = play_batch(compiled, seeds, dealers, bots=bots)
-    contracts = set()
-    for i in range(hands):
-        state = play_hand(RULES, int(seeds[i]), int(dealers[i]), bots)
-        ref = record_from_state(state, int(seeds[i]), i)
-        got = batch_record(batch, i)
-        assert got.to_dict() == ref.to_dict(), f"hand {i} differs"
-        assert len(got.talon) == 2 and check_record(RULES, got.to_dict()) is None
-        contracts.add(got.contract)
-    if lineup == "random":  # every talon destination was played (the heuristic, judging
-        # these contracts by Kop's measures, leaves them to the Ramsch)
-        assert contracts == set(RULES.contracts)
+    records = engine_records(RULES, [bot_spec(lineup)] * 3, 900 if lineup == "random" else 300,
+                             7)
+    assert all(len(r["talon"]) == 2 for r in records)
+    if lineup == "random":  # every talon destination was played
+        assert {r["contract"] for r in records} == set(RULES.contracts)
 
 
 def test_replay_finds_a_talon_that_is_not_the_deal():

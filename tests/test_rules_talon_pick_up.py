@@ -7,15 +7,11 @@ his matadors are counted over his twelve cards (SK §6.3). HR = docs/rules/HAND-
 The ruleset is the talon's test table, tests/data/talon/skat-talon.toml (talon.pick_up =
 "declarer_may"), seat 0 forehand and declarer in the hand-built deals."""
 
-import json
-import textwrap
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from kopsim.bots import bot_spec
-from kopsim.bots.seated import play_batch, play_hand
+from kopsim.bots.seated import play_batch
 from kopsim.engine.layout import hand_seeds
 from kopsim.engine.reference import Deal, IllegalAction, State
 from kopsim.errors import InputError
@@ -24,9 +20,10 @@ from kopsim.records.replay import check_record
 from kopsim.rules.compile import compile_rules
 from kopsim.rules.load import load_ruleset
 
-TALON = Path(__file__).parent / "data" / "talon" / "skat-talon.toml"
+from talon_tables import TALON, engine_records, points_of, to_the_end  # tests/talon_tables.py
+from talon_tables import derived as derived_from, trick_points
+
 RULES = load_ruleset(TALON)
-POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}  # SK §1.4
 
 HANDS = (  # dealer 2: seat 0 is forehand and speaks first (SK §1.2)
     ("JC", "JS", "JH", "JD", "AC", "10C", "AS", "10S", "AH", "10H"),
@@ -36,20 +33,9 @@ HANDS = (  # dealer 2: seat 0 is forehand and speaks first (SK §1.2)
 SKAT = ("10D", "7D")  # 10 points
 
 
-def points_of(cards) -> int:
-    return sum(POINTS[c[:-1]] for c in cards)
-
-
 def derived(text: str, tmp_path, name: str = "derived"):
-    """The talon's test table with `text` added (a child ruleset): the rules, or the problems
-    its validation finds."""
-    p = tmp_path / f"{name}.toml"
-    p.write_text(f"extends = {json.dumps(str(TALON))}\nname = \"{name}\"\n"
-                 + textwrap.dedent(text), encoding="utf-8")
-    try:
-        return load_ruleset(str(p))
-    except InputError as e:
-        return [str(x) for x in e.problems]
+    """The talon's test table with `text` added: the rules, or its validation's problems."""
+    return derived_from(TALON, tmp_path, text, name)
 
 
 def after(actions: list[str], deal: Deal = Deal(2, HANDS, SKAT), rules=RULES) -> State:
@@ -61,17 +47,7 @@ def after(actions: list[str], deal: Deal = Deal(2, HANDS, SKAT), rules=RULES) ->
 
 def play_out(actions: list[str], deal: Deal = Deal(2, HANDS, SKAT), rules=RULES) -> State:
     """The given actions, then the first legal action each time."""
-    st = after(actions, deal, rules)
-    while not st.is_terminal():
-        st.apply_action(st.legal_actions()[0])
-    return st
-
-
-def trick_points(st: State) -> list[int]:
-    won = [0, 0, 0]
-    for t in st.tricks:
-        won[t.winner] += points_of(t.cards)
-    return won
+    return to_the_end(after(actions, deal, rules))
 
 
 def played_by(st: State, seat: int) -> set[str]:
@@ -258,18 +234,7 @@ def test_the_heuristic_lays_away_no_trump_while_it_has_other_cards():
 @pytest.mark.parametrize("lineup", ["random", "heuristic"])
 def test_both_engines_pick_up_and_lay_away_identically(lineup):
     bots = [bot_spec(lineup if lineup == "random" else {"name": "heuristic", "solo": 1.5})] * 3
-    cr = compile_rules(RULES)
-    hands = 600 if lineup == "random" else 300
-    seeds = hand_seeds(17, 0, hands)
-    dealers = np.arange(hands) % 3
-    batch = play_batch(cr, seeds, dealers, bots=bots)
-    choices = set()
-    for i in range(hands):
-        ref = record_from_state(play_hand(RULES, int(seeds[i]), int(dealers[i]), bots),
-                                int(seeds[i]), i).to_dict()
-        got = batch_record(batch, i).to_dict()
-        assert got == ref, f"hand {i} differs"
-        assert check_record(RULES, got) is None
-        choices.add(got.get("talon_taken"))
+    records = engine_records(RULES, bots, 600 if lineup == "random" else 300, 17)
+    choices = {r.get("talon_taken") for r in records}
     # the random bot both picks up and plays hand; the heuristic picks up
     assert {None, True} <= choices and (False in choices) == (lineup == "random")

@@ -5,24 +5,19 @@ The ruleset is tests/data/talon/skat-value.toml: the talon's test table (clubs, 
 Ramsch when nobody bids) bid by Skat's values up to 168. Dealer 2: seat 0 is forehand (F),
 seat 1 middlehand (M), seat 2 rearhand (R) (SK §1.2)."""
 
-import json
-import textwrap
-from pathlib import Path
-
-import numpy as np
 import pytest
 
 from kopsim.bots import bot_spec
-from kopsim.bots.seated import play_batch, play_hand
-from kopsim.engine.layout import hand_seeds
+from kopsim.bots.seated import play_hand
 from kopsim.engine.reference import Deal, IllegalAction, State
 from kopsim.errors import InputError
-from kopsim.records.format import batch_record, record_from_state
+from kopsim.records.format import record_from_state
 from kopsim.records.replay import check_record
-from kopsim.rules.compile import compile_rules
 from kopsim.rules.load import load_ruleset
 
-VALUE = Path(__file__).parent / "data" / "talon" / "skat-value.toml"
+from talon_tables import VALUE, engine_records  # tests/talon_tables.py
+from talon_tables import problems_of as problems_over
+
 RULES = load_ruleset(VALUE)
 F, M, R = 0, 1, 2
 HANDS = (
@@ -43,12 +38,7 @@ def bidding(calls: list[tuple[int, str]], deal: Deal = DEAL) -> State:
 
 
 def problems_of(tmp_path, text: str) -> list[str]:
-    p = tmp_path / "bad.toml"
-    p.write_text(f"extends = {json.dumps(str(VALUE))}\nname = \"bad\"\n"
-                 + textwrap.dedent(text), encoding="utf-8")
-    with pytest.raises(InputError) as e:
-        load_ruleset(str(p))
-    return [str(x) for x in e.value.problems]
+    return problems_over(VALUE, tmp_path, text)
 
 
 # ---------------------------------------------------------------------------- who bids to whom
@@ -144,25 +134,15 @@ def test_a_null_cannot_be_declared_above_its_value():
 # -------------------------------------------------------------------------------- validation
 
 
-def test_the_values_must_rise(tmp_path):
-    msgs = problems_of(tmp_path, "[auction]\nvalues = [18, 20, 20, 22]\n")
-    assert any("auction.values[2]" in m and "must rise" in m for m in msgs)
-
-
-def test_a_value_no_game_can_reach_is_refused(tmp_path):
+@pytest.mark.parametrize("text, key, says", [
+    ("[auction]\nvalues = [18, 20, 20, 22]\n", "auction.values[2]", "must rise"),
     # the table's games are worth at most 192 (grand hand schwarz with 4: 72 + 4 x 24 + 24)
-    msgs = problems_of(tmp_path, "[auction]\nvalues = [18, 192, 193]\n")
-    assert any("auction.values[2]" in m and "worth 193" in m for m in msgs)
-
-
-def test_values_belong_to_bidding_by_value(tmp_path):
-    msgs = problems_of(tmp_path, '[auction]\nstyle = "open"\n')
-    assert any("auction.values" in m and 'style = "value"' in m for m in msgs)
-
-
-def test_kontra_on_a_game_bid_by_value_is_not_built_yet(tmp_path):
-    msgs = problems_of(tmp_path, '[doubling]\nnames = ["kontra"]\n')
-    assert any("doubling.names" in m and "not built" in m for m in msgs)
+    ("[auction]\nvalues = [18, 192, 193]\n", "auction.values[2]", "worth 193"),
+    ('[auction]\nstyle = "open"\n', "auction.values", 'style = "value"'),  # values: by value
+    ('[doubling]\nnames = ["kontra"]\n', "doubling.names", "not built"),  # Kontra: not yet
+])
+def test_bidding_by_value_is_validated(tmp_path, text, key, says):
+    assert any(key in m and says in m for m in problems_of(tmp_path, text))
 
 
 # ------------------------------------------------------------------------- records and engines
@@ -195,18 +175,8 @@ def test_bots_that_bid_contracts_refuse_bidding_by_value(bot):
 @pytest.mark.parametrize("lineup", ["random", "heuristic"])
 def test_both_engines_bid_by_value_identically(lineup):
     bots = [bot_spec(lineup if lineup == "random" else {"name": "heuristic", "solo": 1.5})] * 3
-    cr = compile_rules(RULES)
-    hands = 300
-    seeds = hand_seeds(23, 0, hands)
-    dealers = np.arange(hands) % 3
-    batch = play_batch(cr, seeds, dealers, bots=bots)
     declared, overbid = set(), 0
-    for i in range(hands):
-        ref = record_from_state(play_hand(RULES, int(seeds[i]), int(dealers[i]), bots),
-                                int(seeds[i]), i).to_dict()
-        got = batch_record(batch, i).to_dict()
-        assert got == ref, f"hand {i} differs"
-        assert check_record(RULES, got) is None
+    for got in engine_records(RULES, bots, 300, 23):
         declared.add(got["contract"])
         decl = got["declarer"]  # a game lost with 61 or more: overbid (SK §7.1)
         overbid += (got["contract"] != "ramsch" and got["winner"] == "young"
