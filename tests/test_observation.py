@@ -49,6 +49,10 @@ def test_observation_shows_no_hidden_card(name, seed, dealer, stop):
         own = set(state.deal.hands[seat])
         if state.talon_taken and seat == state.declarer:  # he picked the talon up
             own |= set(state.deal.talon)
+        if (state.phase in ("play", "done") and state.contract is not None
+                and rules.contracts[state.contract].open_hand):  # laid open (SKAT.md §2.7)
+            assert set(obs.open_hand) == set(state.held[state.declarer])
+            own |= set(obs.open_hand)
         assert visible <= own | played, f"seat {seat} sees {visible - own - played}"
         assert set(obs.hand) == set(state.held[seat])
         if state.turn != seat:

@@ -14,6 +14,8 @@ from kopsim.records.format import batch_record
 from kopsim.records.replay import check_record
 from kopsim.rules.compile import compile_rules
 from kopsim.rules.load import load_ruleset
+from kopsim.rules.show import show
+from kopsim.table.view import SeatView
 
 SKAT = load_ruleset("skat")
 
@@ -134,3 +136,34 @@ def test_skat_simulates_and_replays_clean():
 @pytest.mark.parametrize("bot", ["ev", "pimc", "cheat-dd", "learnt"])
 def test_bots_that_cannot_play_skat_say_so(bot):
     assert bot_spec(bot).cannot_play(SKAT) is not None
+
+
+def test_an_ouvert_game_lies_open_from_the_first_lead():
+    # SK §2.7: in an open game the declarer lays his ten cards face up before the first lead
+    # and plays from them; in a closed one nobody sees another's cards
+    mine = "7C 9C JC 7S 9S 7H 9H 7D 8D 9D"
+    for game, shown in (("null_ouvert", True), ("null", False)):
+        st = State(SKAT, Deal(2, hands_with(mine, "AC AS"), ("AC", "AS")))
+        for call in ("pass", "pass", "18", "hand"):  # M, R pass; forehand bids, plays hand
+            assert not st.observation(1).open_hand  # nothing open before the play
+            st.apply_action(call)
+        st.apply_action(game)
+        assert st.phase == "play" and st.current_player() == 0
+        for seat in (1, 2):
+            assert set(st.observation(seat).open_hand) == (set(mine.split()) if shown else set())
+        st.apply_action("7C")  # he leads: the cards he still holds stay open
+        assert set(st.observation(2).open_hand) == (set(mine.split()) - {"7C"} if shown
+                                                   else set())
+        # a seat at the table sees them on its turn (`kopsim play`)
+        lines, _ = SeatView(SKAT, 1).choices(st.observation(1))
+        assert any("plays open" in x for x in lines) == shown
+    assert "played open" in show(SKAT)
+
+
+def test_rules_diff_says_a_game_is_played_open(tmp_path):
+    from kopsim.rules.diff import diff_rules
+    p = tmp_path / "closed.toml"
+    p.write_text('extends = "skat"\nname = "closed"\n[contracts.null_ouvert]\n'
+                 'open_hand = false\n', encoding="utf-8")
+    said = [c.text for c in diff_rules(load_ruleset(str(p)), SKAT)]
+    assert any("null_ouvert: played open" in x for x in said)

@@ -107,6 +107,12 @@ def test_a_ramsch_has_no_old_side_to_take_the_talon(tmp_path):
     assert any("contracts.ramsch.talon_points" in m and "no old side" in m for m in msgs)
 
 
+def test_a_ramsch_has_no_declarer_to_lay_his_cards_open(tmp_path):
+    # SK §2.7: the declarer lays his cards open; each for himself, nobody declares
+    msgs = problems_of(tmp_path, '[contracts.ramsch]\nopen_hand = true\n')
+    assert any("contracts.ramsch.open_hand" in m and "has none" in m for m in msgs)
+
+
 def test_talon_points_without_a_talon_are_refused(tmp_path):
     p = tmp_path / "bad.toml"
     p.write_text('extends = "kop"\nname = "bad"\n[contracts.normal]\ntalon_points = "nobody"\n',

@@ -221,6 +221,9 @@ class Observation:
     talon_seen: tuple[str, ...] = ()  # the talon's cards as picked up: the declarer's alone
     laid_away: tuple[str, ...] = ()  # the cards he laid away: his alone
     bid_value: int | None = None  # bidding by value: the last value named, public
+    # a contract played open (`open_hand`): the declarer's cards still held, from the first
+    # lead, public
+    open_hand: tuple[str, ...] = ()
 
 
 # ----------------------------------------------------------------------------------------- state
@@ -704,7 +707,15 @@ class State:
             talon_seen=self.deal.talon if self.talon_taken and seat == self.declarer else (),
             laid_away=tuple(self.laid_away) if seat == self.declarer else (),
             bid_value=None if self.value_bidding is None else self.value_bidding.value,
+            open_hand=self._open_hand(),
         )
+
+    def _open_hand(self) -> tuple[str, ...]:
+        """The declarer's cards still held, once the play of a contract played open begins."""
+        if (self.phase not in ("play", "done") or self.declarer is None
+                or not self.rules.contracts[self.contract].open_hand):
+            return ()
+        return tuple(sorted(self.held[self.declarer], key=self._deck_index.__getitem__))
 
 
 class IllegalAction(ValueError):

@@ -527,7 +527,12 @@ def _play_changes(a: Ruleset, b: Ruleset) -> list[Change]:
         va, vb = getattr(a.play, key), getattr(b.play, key)
         if va != vb:
             out.append(Change("play", f"must {text}" if vb else f"no longer must {text}"))
-    return out
+    both = [name for name in b.contracts if name in a.contracts]
+    return out + [Change("play", f"{name}: " + ("played open, the declarer's cards face up"
+                                                 if b.contracts[name].open_hand else
+                                                 "no longer played open"))
+                  for name in both
+                  if bool(a.contracts[name].open_hand) != bool(b.contracts[name].open_hand)]
 
 
 def diff_rules(a: Ruleset, b: Ruleset) -> list[Change]:

@@ -467,6 +467,9 @@ class Contract(_Model):
     # bid by value: declared only by a declarer who did not pick the talon up (Skat's
     # announced schneider and schwarz, ouvert)
     hand_only: Optional[bool] = None
+    # played open: the declarer lays his cards face up before the first lead and plays from
+    # them, every seat seeing what he still holds (Skat's ouvert games, SKAT.md §2.7)
+    open_hand: Optional[bool] = None
     # the points the old side wins with in this contract (Skat's announced schneider: 90);
     # None: scoring.win_points
     win_points: Optional[Points] = None

@@ -182,6 +182,8 @@ def _contract_lines(r: Ruleset) -> list[str]:
             "all_tricks": "all tricks", "no_tricks": "no trick",
             "fewest_points": "not the most points"}.get(
             c.goal, f"{number(r.win_points_of(name))}+ points")
+        if c.open_hand:
+            team += ", played open"
         rows.append([name, how, describe(c.eligible), team, goal, "-" if c.order is None else c.order,
                      str(r.max_doubles(name))])
     out.append(table(["contract", "how", "who", "team", "goal", "order", "max doubles"], rows))

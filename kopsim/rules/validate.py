@@ -428,6 +428,9 @@ def _check_game_value(r: Ruleset, bad) -> None:
             bad(f"{where}.hand_only", "a game declared by value without picking the talon up: "
                 "it needs auction.style = \"value\", talon.pick_up = \"declarer_may\" and "
                 "a bid_rank")
+        if c.open_hand and (c.team == "each" or c.instant):
+            bad(f"{where}.open_hand", "a declarer lays his cards open: a contract played each "
+                "for himself or won at once has none who does")
         if c.base_value is not None and not by_value:
             bad(f"{where}.base_value", "prices a game lost by overbidding: only with bidding "
                 "by value (auction.style = \"value\")")

@@ -125,6 +125,9 @@ class SeatView:
         if obs.phase == "play":
             legal = sorted_hand(self.rules, legal, obs.bid)
             lines = self._hand(obs)
+            if obs.open_hand and obs.bidder != self.seat:  # played open: his cards lie face up
+                lines.append(f"{self.who(obs, obs.bidder)} plays open: "
+                             f"{cards_text(sorted_hand(self.rules, obs.open_hand, obs.bid))}")
         lines += [f"  {k}) {action_label(self.rules, a, obs.phase)}"
                   for k, a in enumerate(legal, start=1)]
         return lines, legal
