@@ -8,7 +8,8 @@ and the talon's test table (its Ramsch), fed to the heuristic's own functions.""
 import numpy as np
 
 from kopsim.bots import bot_spec
-from kopsim.bots.heuristic import heur_card, heur_declare, heuristic_tables, null_exposed
+from kopsim.bots.heuristic import (C_GOAL, C_ORDER, heur_card, heur_declare, heuristic_tables,
+                                   null_exposed)
 from kopsim.bots.seated import play_batch
 from kopsim.engine.layout import hand_seeds
 from kopsim.rules.codes import GOAL_FEWEST_POINTS, GOAL_NO_TRICKS, GOAL_POINTS, WIN_OLD
@@ -29,7 +30,7 @@ def mask(*cards) -> np.uint64:
 
 
 def exposed(*cards) -> int:
-    return int(null_exposed(mask(*cards), NULL, T))
+    return int(null_exposed(mask(*cards), NULL, T.suit, T.suit_mask, T.beat_mask))
 
 
 def test_a_null_holding_is_safe_when_each_card_has_enough_of_its_own_below_it():
@@ -49,8 +50,10 @@ def card(legal, hand, goal, trick, leader, rel, order=NULL, who=NO_ONE) -> str:
     t = np.full(3, -1, np.int64)
     for i, c in enumerate(trick):
         t[i] = SKAT.card_index[c]
-    c = heur_card(mask(*legal), mask(*hand), order, goal, t, leader, np.array(rel, np.int64),
-                  who, T, POWER, PRM)
+    crow = np.zeros(CTAB.shape[1], np.int64)  # a contract of this order and goal
+    crow[C_ORDER], crow[C_GOAL] = order, goal
+    c = heur_card(mask(*legal), mask(*hand), crow, t, leader, np.array(rel, np.int64), who,
+                  T.suit, T.suit_mask, T.beat_mask, POWER, PRM)
     return SKAT.cards[c]
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..engine.jit import kernel_jit
-from ..engine.bits import popcount
+from ..engine.bits import lowbit_index, popcount
 from ..rules.codes import (GOAL_FEWEST_POINTS, GOAL_NO_TRICKS, GOAL_POINTS, PICKUP_NEVER,
                            TALON_OLD_SIDE, TEAM_ALONE, TEAM_CALLED, TEAM_EACH)
 from ..engine.codes import BOT_HEURISTIC
@@ -34,6 +34,8 @@ from ..rules.model import position_of
 P_SOLO, P_DU, P_CICHA, P_DOUBLE, P_REDOUBLE, P_TEAM_DOUBLE, P_SMEAR = range(7)
 # the columns of the per-order card table (heuristic_tables)
 V_POWER, V_POINTS = 0, 1
+# the columns of the per-contract table read in play (heuristic_tables)
+C_ORDER, C_GOAL = 2, 5
 TUNED_TRICKS = 4.0  # the tricks of a hand of the Kop the thresholds were tuned on
 # play "hand" (without picking the talon up, where the rules let the declarer choose) only
 # with a hand this strong, of TUNED_TRICKS; in a no-tricks contract only with one this weak
@@ -68,8 +70,8 @@ def heuristic_tables(cr: CompiledRules) -> tuple[np.ndarray, np.ndarray]:
     0.2, the rest 0.05 — the chance, roughly, that the card takes a trick for a lone player —
     scaled to a game of TUNED_TRICKS tricks (halved with twice as many), so that the thresholds,
     tuned on 16-card Kop, ask the same share of the tricks of every deck.
-    ctab columns: team (0 holders, 1 called, 2 alone, 3 each), all_tricks, order, instant, bid position,
-    first team card index, number of team cards. power[o, c, V_POINTS]: the card's points (so
+    ctab columns: team (0 holders, 1 called, 2 alone, 3 each), all_tricks, order (C_ORDER),
+    instant, bid position, goal (C_GOAL, a GOAL_* code), one unused. power[o, c, V_POINTS]: the card's points (so
     that the card decision reads one table).
     """
     r = cr.rules
@@ -98,6 +100,7 @@ def heuristic_tables(cr: CompiledRules) -> tuple[np.ndarray, np.ndarray]:
         ctab[k, 2] = a.c_order[k]
         ctab[k, 3] = a.c_instant[k]
         ctab[k, 4] = a.bid_pos[k]
+        ctab[k, C_GOAL] = a.c_goal[k]
     return power, ctab
 
 
@@ -250,7 +253,7 @@ def relations(rel, seat, dealt, k, decl, ctab, team_cards, who_played):
 
 
 
-@kernel_jit()
+@kernel_jit(inline='always')
 def _run_length(hand, lauf):
     """How many of the cards lauf (high to low, -1 padded) hand holds in an unbroken run from
     the top, or lacks in one (Skat's matadors "with" or "without")."""
@@ -266,26 +269,26 @@ def _run_length(hand, lauf):
     return n
 
 
-@kernel_jit()
-def null_exposed(hand, o, t):
+@kernel_jit(inline='always')
+def null_exposed(hand, o, suit, suit_mask, beat_mask):
     """How many cards of hand the others can force to take a trick in a no-tricks game in
     order o: in each suit the k-th lowest card held is exposed when more than 2(k-1) of the
     suit's cards lie below it (each card held below it can duck one lead, and the others hold
     the rest: 7, 9, jack is safe, a lone 8 or 7, 10 is not)."""
-    one = np.uint64(1)
     n = 0
-    for c in range(t.suit.shape[1]):
-        bit = one << np.uint64(c)
-        if not hand & bit:
-            continue
-        g = t.suit[o, c]
-        below = t.suit_mask[o, g] & ~t.beat_mask[o, g, c] & ~bit
+    rest = hand
+    while rest:
+        c = lowbit_index(rest)
+        bit = rest & ~(rest - np.uint64(1))
+        rest &= rest - np.uint64(1)
+        g = suit[o, c]
+        below = suit_mask[o, g] & ~beat_mask[o, g, c] & ~bit
         if popcount(below) > 2 * popcount(below & hand):
             n += 1
     return n
 
 
-@kernel_jit()
+@kernel_jit(inline='always')
 def _unseen_mean(hand, o, power, column):
     """The mean of a card that hand lacks in power[o, :, column] (its strength, its points)."""
     total, n = 0.0, 0
@@ -296,54 +299,61 @@ def _unseen_mean(hand, o, power, column):
     return total / n if n else 0.0
 
 
-@kernel_jit()
-def _masters_below_top(hand, o, t, power):
+@kernel_jit(inline='always')
+def _masters_below_top(hand, o, suit, suit_mask, beat_mask, power):
     """What a plain card held under every card of its suit above it adds to hand's strength in
-    order o, bidding: it is a master once those are played, as strong as its suit's top card
-    (ace, ten and king of one suit take three tricks where the table counts the first)."""
-    one = np.uint64(1)
+    order o, bidding: it is a master once those are played, as strong as its suit's top card,
+    which the hand then holds (ace, ten and king of one suit take three tricks where the
+    table counts the first)."""
     add = 0.0
-    for c in range(power.shape[1]):
-        g = t.suit[o, c]
-        if g == 0 or not (hand >> np.uint64(c)) & one:
-            continue
-        group = t.suit_mask[o, g]
-        if t.beat_mask[o, g, c] & group & ~hand:
-            continue  # a card of its suit above it is out
-        top = 0.0
-        for d in range(power.shape[1]):
-            if (group >> np.uint64(d)) & one:
-                top = max(top, power[o, d, V_POWER])
+    rest = hand
+    while rest:
+        c = lowbit_index(rest)
+        rest &= rest - np.uint64(1)
+        g = suit[o, c]
+        group = suit_mask[o, g]
+        if g == 0 or beat_mask[o, g, c] & group & ~hand:
+            continue  # a trump, or a card of its suit above it is out
+        top = power[o, c, V_POWER]
+        mine = group & hand
+        while mine:
+            top = max(top, power[o, lowbit_index(mine), V_POWER])
+            mine &= mine - np.uint64(1)
         add += top - power[o, c, V_POWER]
     return add
 
 
-@kernel_jit()
-def contract_worth(hand, k, t, ctab, power, prm, settled):
-    """What contract k is worth to the heuristic with hand, as declarer: 0 unless its hand
-    takes the tricks alone (strength, with a talon's expected share, from prm's solo threshold,
-    scaled to the opponents; playing for no tricks, no card exposed (`null_exposed`) but what the talon, still to pick
-    up, lets him lay away: settled, the talon is dealt with), else its price won plus the
-    matadors its hand shows."""
+@kernel_jit(inline='always')
+def _order_terms(hand, o, t, power):
+    """What every contract of order o reads of hand, found once per order: (its strength, that
+    with the plain masters below the top (`_masters_below_top`), the mean strength and points
+    of a card it lacks, its cards exposed in a game for no tricks (`null_exposed`))."""
+    s = strength(hand, o, power)
+    return (s, s + _masters_below_top(hand, o, t.suit, t.suit_mask, t.beat_mask, power),
+            _unseen_mean(hand, o, power, V_POWER), _unseen_mean(hand, o, power, V_POINTS),
+            null_exposed(hand, o, t.suit, t.suit_mask, t.beat_mask))
+
+
+@kernel_jit(inline='always')
+def _worth_in(hand, k, t, prm, settled, terms):
+    """`contract_worth` of contract k from its order's terms (`_order_terms`)."""
+    strong, unseen, unseen_points, exposed = terms[1], terms[2], terms[3], terms[4]
+    talon_to_come = (not settled and t.c_pick_up[k] != PICKUP_NEVER
+                     and not t.c_hand_only[k])
     if t.c_goal[k] == GOAL_NO_TRICKS:
-        spare = 0
-        if not settled and t.c_pick_up[k] != PICKUP_NEVER and not t.c_hand_only[k]:
-            spare = t.talon_size // 2
-        if null_exposed(hand, ctab[k, 2], t) > spare:
+        if exposed > (t.talon_size // 2 if talon_to_come else 0):
             return 0.0
     else:
         # the solo threshold is set against three opponents: against fewer a lone hand needs
         # proportionally fewer tricks of its own (Skat's declarer plays against two); a talon
         # still to pick up brings him, on average, its cards' share of the strength unseen
-        s = strength(hand, ctab[k, 2], power) + _masters_below_top(hand, ctab[k, 2], t, power)
-        if not settled and t.c_pick_up[k] != PICKUP_NEVER and not t.c_hand_only[k]:
-            s += t.talon_size * _unseen_mean(hand, ctab[k, 2], power, V_POWER)
+        if talon_to_come:
+            strong += t.talon_size * unseen
         need = prm[P_SOLO] * (t.n_seats - 1) / 3.0
         if t.talon_size and t.c_talon_to[k] == TALON_OLD_SIDE and t.c_goal[k] == GOAL_POINTS:
             # the talon's points count for him: he needs as much fewer from the tricks
-            need *= 1.0 - t.talon_size * _unseen_mean(hand, ctab[k, 2], power, V_POINTS) / \
-                t.c_win_points[k]
-        if s < need:
+            need *= 1.0 - t.talon_size * unseen_points / t.c_win_points[k]
+        if strong < need:
             return 0.0
     v = t.c_won[k, 0]  # the price of a game won, not schneider (TIER_OUT)
     if t.c_lauf_from[k] > 0:
@@ -354,30 +364,62 @@ def contract_worth(hand, k, t, ctab, power, prm, settled):
 
 
 @kernel_jit()
-def heur_declare(hand, t, options, m, ctab, power, prm, settled):
-    """Index in options[:m] (contracts) of the one to declare: the most worth
-    (`contract_worth`; settled: the talon is dealt with), of equal worth the strongest hand for
-    it (for no tricks: a hand with no card exposed)."""
-    best, best_key = 0, -1.0
-    for i in range(m):
-        k = options[i]
-        s = strength(hand, ctab[k, 2], power)
-        if t.c_goal[k] == GOAL_NO_TRICKS:  # of games worth nothing, a null only when safe
-            s = TUNED_TRICKS if null_exposed(hand, ctab[k, 2], t) == 0 else 0.0
-        key = 1000.0 * contract_worth(hand, k, t, ctab, power, prm, settled) + s
-        if key > best_key:
-            best, best_key = i, key
-    return best
+def contract_worth(hand, k, t, ctab, power, prm, settled):
+    """What contract k is worth to the heuristic with hand, as declarer: 0 unless its hand
+    takes the tricks alone (strength, with a talon's expected share, from prm's solo threshold,
+    scaled to the opponents; playing for no tricks, no card exposed (`null_exposed`) but what
+    the talon, still to pick up, lets him lay away: settled, the talon is dealt with), else its
+    price won plus the matadors its hand shows."""
+    return _worth_in(hand, k, t, prm, settled, _order_terms(hand, ctab[k, 2], t, power))
 
 
 @kernel_jit()
-def heur_value_call(calls, m, hand, held, t, ctab, power, prm):
-    """Index in calls[:m] of the call in bidding by value: hold the value held (senior) or
-    name the lowest value offered (junior) while the best contract's worth reaches it, else
-    pass (calls[0])."""
+def heur_declare(hand, t, options, m, ctab, power, prm, settled):
+    """Index in options[:m] (contracts) of the one to declare: the most worth
+    (`contract_worth`; settled: the talon is dealt with), of equal worth the strongest hand for
+    it (for no tricks: a hand with no card exposed), of equal keys the first. Each order's
+    terms are found once."""
+    best, best_key = m, -1.0
+    for o in range(power.shape[0]):
+        found, terms = False, (0.0, 0.0, 0.0, 0.0, 0)
+        for i in range(m):
+            k = options[i]
+            if ctab[k, 2] != o:
+                continue
+            if not found:
+                found, terms = True, _order_terms(hand, o, t, power)
+            s = terms[0]
+            if t.c_goal[k] == GOAL_NO_TRICKS:  # of games worth nothing, a null only when safe
+                s = TUNED_TRICKS if terms[4] == 0 else 0.0
+            key = 1000.0 * _worth_in(hand, k, t, prm, settled, terms) + s
+            if key > best_key or (key == best_key and i < best):
+                best, best_key = i, key
+    return best if best < m else 0
+
+
+@kernel_jit()
+def best_worth(hand, t, ctab, power, prm):
+    """What hand's best game is worth bidding by value (`contract_worth`, the talon still to
+    deal with): a bidder's hand does not change while he bids, so it is valued once, each
+    order's terms once."""
     worth = 0.0
-    for j in range(t.bids.shape[0]):
-        worth = max(worth, contract_worth(hand, t.bids[j], t, ctab, power, prm, False))
+    for o in range(power.shape[0]):
+        found, terms = False, (0.0, 0.0, 0.0, 0.0, 0)
+        for j in range(t.bids.shape[0]):
+            k = t.bids[j]
+            if ctab[k, 2] != o:
+                continue
+            if not found:
+                found, terms = True, _order_terms(hand, o, t, power)
+            worth = max(worth, _worth_in(hand, k, t, prm, False, terms))
+    return worth
+
+
+@kernel_jit()
+def heur_value_call(calls, m, worth, held, t):
+    """Index in calls[:m] of the call in bidding by value: hold the value held (senior) or
+    name the lowest value offered (junior) while the best game's worth (`best_worth`) reaches
+    it, else pass (calls[0])."""
     if m < 2:
         return 0
     if calls[1] < t.value_code:  # the senior's hold
@@ -432,11 +474,14 @@ def heur_lay(hand, o, goal, suit, suit_mask, beat_mask, power):
 
 
 @kernel_jit()
-def heur_card(legal, hand, o, goal, trick, leader, rel, who_played, t, power, prm):
-    """The card to play from `legal` (a bitmask) in a contract of order o and goal (a GOAL_*
-    code), t the ruleset's tables. trick: the cards already in the trick led by `leader`, then -1 (a place for each
+def heur_card(legal, hand, crow, trick, leader, rel, who_played, suit, suit_mask, beat_mask,
+              power, prm):
+    """The card to play from `legal` (a bitmask) in the contract of row crow of the ctab
+    (`heuristic_tables`: its order, its goal). trick: the cards already in the trick led by
+    `leader`, then -1 (a place for each
     card of a trick: a seat each)."""
     one = np.uint64(1)
+    o, goal = crow[C_ORDER], crow[C_GOAL]
     nc = power.shape[1]
     n = trick.shape[0]
     n_in_trick = 0
@@ -444,11 +489,11 @@ def heur_card(legal, hand, o, goal, trick, leader, rel, who_played, t, power, pr
         n_in_trick += 1
     if goal == GOAL_NO_TRICKS or goal == GOAL_FEWEST_POINTS:
         return _avoiding_card(legal, hand, o, trick, n_in_trick, leader, rel, who_played,
-                              t.suit, t.suit_mask, t.beat_mask)
+                              suit, suit_mask, beat_mask)
     if n_in_trick == 0:
         # lead: a master trump (no higher trump unseen) draws trumps; else a plain-suit top card;
         # else the weakest card, keeping high trumps
-        trumps = t.suit_mask[o, 0]
+        trumps = suit_mask[o, 0]
         best_trump = -1
         for c in range(nc):
             if (legal >> np.uint64(c)) & one and (trumps >> np.uint64(c)) & one:
@@ -466,7 +511,7 @@ def heur_card(legal, hand, o, goal, trick, leader, rel, who_played, t, power, pr
                 return best_trump
         top = 0.5 * TUNED_TRICKS / (nc // n)  # a plain suit's top card, at this deck's scale
         for c in range(nc):
-            if ((legal >> np.uint64(c)) & one and t.suit[o, c] != 0
+            if ((legal >> np.uint64(c)) & one and suit[o, c] != 0
                     and power[o, c, V_POWER] >= top):
                 return c
         return _pick(legal, o, power, nc, WEAKEST)
@@ -477,11 +522,11 @@ def heur_card(legal, hand, o, goal, trick, leader, rel, who_played, t, power, pr
     for i in range(n_in_trick):
         c = trick[i]
         pts += power[o, c, V_POINTS]
-        led, w, wpos = play_to_trick(i, c, i, t.suit[o, c], t.beat_mask[o, led, w], led, w, wpos)
+        led, w, wpos = play_to_trick(i, c, i, suit[o, c], beat_mask[o, led, w], led, w, wpos)
     wseat = after(leader, wpos, n)
     last = n_in_trick == n - 1
-    beaters = legal & t.beat_mask[o, led, w]
-    if rel[wseat] == 1 and (last or _is_master(w, o, led, hand, who_played, t.beat_mask)):
+    beaters = legal & beat_mask[o, led, w]
+    if rel[wseat] == 1 and (last or _is_master(w, o, led, hand, who_played, beat_mask)):
         if prm[P_SMEAR] > 0.5 and beaters == np.uint64(0):
             return _pick(legal, o, power, nc, RICHEST)
         return _pick(legal, o, power, nc, WEAKEST)
@@ -633,9 +678,9 @@ class HeuristicBot:
         dealt = card_mask(obs.dealt + obs.talon_seen, index) & ~card_mask(obs.laid_away, index)
         if obs.phase == "auction" and cr.rules.auction.style == "value":
             codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
-            return obs.legal_actions[heur_value_call(codes, len(codes), np.uint64(dealt),
-                                                     obs.bid_value or 0, a, ctab, power,
-                                                     self.prm)]
+            worth = best_worth(np.uint64(dealt), a, ctab, power, self.prm)
+            return obs.legal_actions[heur_value_call(codes, len(codes), worth,
+                                                     obs.bid_value or 0, a)]
         if obs.phase == "auction":
             codes = np.array([cr.call_names.index(c) for c in obs.legal_actions], np.int64)
             bid = -1 if obs.bid is None else cr.contract_names.index(obs.bid)
@@ -665,8 +710,8 @@ class HeuristicBot:
                 trick[j] = index[c]
         legal = card_mask(obs.legal_actions, index)
         hand = card_mask(obs.hand, index)
-        c = heur_card(np.uint64(legal), np.uint64(hand), ctab[k, 2], a.c_goal[k], trick, leader,
-                      rel, who, a, power, self.prm)
+        c = heur_card(np.uint64(legal), np.uint64(hand), ctab[k], trick, leader, rel, who, a.suit,
+                      a.suit_mask, a.beat_mask, power, self.prm)
         return cr.cards[c]
 
 

@@ -18,7 +18,7 @@ from ..rules.cache import table as rules_table
 from .endgame import endgame_card
 from .ev import P_TABLE, EvBot, ev_call
 from .heuristic import (HeuristicBot, heur_call, heur_card, heur_declare, heur_lay, heur_take,
-                        heur_value_call, heuristic_tables, relations)
+                        heur_value_call, heuristic_tables, relations, best_worth)
 from .learnt import LearntBot
 from .split import split_lineup
 from .learnt_kernel import LP_MODEL, learnt_call, learnt_card, learnt_nets
@@ -40,6 +40,7 @@ def _fill_slots() -> None:
     botcalls.heuristic_take = heur_take
     botcalls.heuristic_lay = heur_lay
     botcalls.heuristic_value_call = heur_value_call
+    botcalls.heuristic_worth = best_worth
     botcalls.heuristic_declare = heur_declare
     botcalls.ev_call = ev_call
     botcalls.ev_endgame_card = endgame_card

@@ -37,17 +37,18 @@ class SeatView(NamedTuple):
 
 # BOT_HEURISTIC: heuristic_call(calls, m, hand, seat, bid, bidder, believed_k, believed_decl, K,
 # ctab, power, params) -> index of the call; heuristic_relations(rel, seat, dealt, k, decl, ctab,
-# team_cards, who_played) fills rel; heuristic_card(allowed, hand, order, goal, trick,
-# leader, rel, who_played, t, power, params) -> card;
+# team_cards, who_played) fills rel; heuristic_card(allowed, hand, ctab row, trick,
+# leader, rel, who_played, suit, suit_mask, beat_mask, power, params) -> card;
 # heuristic_take(hand, order, goal, power) -> pick the talon up (else play hand);
 # heuristic_lay(hand, order, goal, suit, suit_mask, beat_mask, power) -> the card to lay away
 heuristic_call = None
 heuristic_take = None
 heuristic_lay = None
-# bidding by value: heuristic_value_call(calls, m, hand, held, t, ctab, power, params) -> index
-# of the call; heuristic_declare(hand, t, options, m, ctab, power, params, settled) -> index of
+# bidding by value: heuristic_worth(hand, t, ctab, power, params) -> what the hand's best game
+# is worth; heuristic_value_call(calls, m, worth, held, t) -> index of the call; heuristic_declare(hand, t, options, m, ctab, power, params, settled) -> index of
 # the contract declared among options[:m] (settled: the talon is dealt with)
 heuristic_value_call = None
+heuristic_worth = None
 heuristic_declare = None
 heuristic_relations = None
 heuristic_card = None

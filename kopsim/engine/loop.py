@@ -82,6 +82,9 @@ class Scratch(NamedTuple):
     shown: np.ndarray  # the contract the table sees before the play (bid in force, or dealt;
     # -1 none: a silent game) and its declarer
     seq: np.ndarray  # the cards played so far, in the order played
+    # bidding by value: what each seat's best game is worth to the heuristic kind (-1: not yet
+    # valued this hand; its hand does not change while it bids)
+    worth: np.ndarray
     # the ev bot's endgame (kopsim.bots.endgame): a deal of the unseen cards and its solution
     eg_played: np.ndarray  # [seat] the cards it has played
     eg_left: np.ndarray  # [seat] the cards the deal gives it now
@@ -138,6 +141,7 @@ def scratch_for(t) -> Scratch:
         tricks=np.zeros(n, np.int64), pay=np.zeros(n, np.float64),
         streams=np.zeros(n, np.uint64), seed=np.zeros(1, np.uint64),
         shown=np.full(2, -1, np.int64), seq=np.full(nc, -1, np.int64),
+        worth=np.full(n, -1.0, np.float64),
         eg_played=np.zeros(n, np.uint64), eg_left=np.zeros(n, np.uint64),
         eg_dealt=np.zeros(n, np.uint64), eg_points=np.zeros(n, np.float64),
         eg_tricks=np.zeros(n, np.int64), eg_pay=np.zeros(n, np.float64),
@@ -556,9 +560,9 @@ def _choose_card(t, lu, sc, out, h, seat, allowed, force, at, endgame, pimc):
     decl = bidder if bid >= 0 else sc.believed_decl[seat]
     botcalls.heuristic_relations(sc.rel, seat, sc.hands[seat], k, decl, lu.h_ctab,
                                  t.c_team_cards, sc.who_played)
-    return botcalls.heuristic_card(allowed, sc.left[seat], lu.h_ctab[k, 2], t.c_goal[k],
-                                   sc.trick, leader, sc.rel, sc.who_played, t, lu.h_power,
-                                   lu.bot_params[b])
+    return botcalls.heuristic_card(allowed, sc.left[seat], lu.h_ctab[k], sc.trick, leader,
+                                   sc.rel, sc.who_played, t.suit, t.suit_mask, t.beat_mask,
+                                   lu.h_power, lu.bot_params[b])
 
 
 @kernel_jit(inline='always')
@@ -606,8 +610,10 @@ def _value_call(t, lu, sc, out, h, seat, m, ncalls, held, bots):
     b = lu.seat_bot[h, seat]
     if lu.bot_kind[b] == BOT_RANDOM:
         return _draw_seat(sc.streams, seat, m)
-    return botcalls.heuristic_value_call(sc.calls, m, sc.hands[seat], held, t, lu.h_ctab,
-                                         lu.h_power, lu.bot_params[b])
+    if sc.worth[seat] < 0:
+        sc.worth[seat] = botcalls.heuristic_worth(sc.hands[seat], t, lu.h_ctab, lu.h_power,
+                                                  lu.bot_params[b])
+    return botcalls.heuristic_value_call(sc.calls, m, sc.worth[seat], held, t)
 
 
 @kernel_jit(inline='always')
@@ -629,6 +635,7 @@ def _value_auction(t, lu, sc, out, h, forehand, bots):
     or pass. Returns (the index of the value bid, the declarer), (-1, -1) if nobody bid."""
     n = seat_count(t)
     senior, cur, ncalls, stopped = forehand, -1, 0, False
+    sc.worth[:] = -1.0
     for j in range(1, n):
         junior = after(forehand, j, n)
         while True:
