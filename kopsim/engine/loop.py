@@ -635,7 +635,8 @@ def _value_auction(t, lu, sc, out, h, forehand, bots):
     or pass. Returns (the index of the value bid, the declarer), (-1, -1) if nobody bid."""
     n = seat_count(t)
     senior, cur, ncalls, stopped = forehand, -1, 0, False
-    sc.worth[:] = -1.0
+    if bots:  # (a replay's scratch has no worth: see kopsim.bots.worlds.ReplayScratch)
+        sc.worth[:] = -1.0
     for j in range(1, n):
         junior = after(forehand, j, n)
         while True:
