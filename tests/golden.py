@@ -46,6 +46,12 @@ def parquet_digest(path: Path) -> str:
     return h.hexdigest()
 
 
+def _checkout_free(log: bytes) -> bytes:
+    """A log as any checkout writes it: a ruleset file's path (`ruleset_file`, absolute) names
+    the checkout's folder, which is not play."""
+    return log.replace(json.dumps(str(REPO))[1:-1].encode(), b"<checkout>")
+
+
 def folder_digests(folder: Path, prefix: str) -> dict[str, str]:
     out = {}
     for path in sorted(folder.rglob("*")):
@@ -53,7 +59,7 @@ def folder_digests(folder: Path, prefix: str) -> dict[str, str]:
         if path.suffix == ".parquet":
             out[f"{prefix}/{rel}"] = parquet_digest(path)
         elif path.suffix == ".jsonl" and rel.startswith("logs/"):
-            out[f"{prefix}/{rel}"] = _sha(path.read_bytes())
+            out[f"{prefix}/{rel}"] = _sha(_checkout_free(path.read_bytes()))
     return out
 
 
