@@ -325,7 +325,7 @@ def test_stored_pricing_prices_the_hand_as_the_doubles_said(name):
         for n in range(4):
             for doubles in itertools.product(range(4), repeat=n):
                 seats = np.array(list(doubles) or [0], np.int64)
-                r = pricing_row(cr.tables, k, old, seats, n, 0.0, store)
+                r = pricing_row(cr.tables, k, old, seats, n, 0.0, 0, -1, store)
                 assert (store.rows[r] == solver.pricing(cr, k, old, doubles)).all(), doubles
     rows = store.count[0]
     searched = [i for i in range(P_SEARCHED) if i != P_SCALE]

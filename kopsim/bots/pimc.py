@@ -34,6 +34,7 @@ from ..engine.rng import Stream
 from ..engine.scoring import score
 from ..rules.cache import compiled, table
 from ..rules.compile import CompiledRules
+from .heuristic import HeuristicBot, HeuristicParams
 from .inference import CallModel, world_weights
 from .lookahead import AuctionModel, LookaheadParams
 from .pimc_kernel import kernel_params as pimc_params, pimc_decide, pimc_scratch
@@ -311,17 +312,38 @@ def _punish(cr: CompiledRules, contract: str, declarer, doubles, old: int, hands
             known))
 
 
-def searchable(rules) -> str | None:
+def searchable(rules, talon: bool = False) -> str | None:
     """Why the double-dummy search cannot play the ruleset: it searches two sides of a deck of
     distinct cards, and a hand played each for himself (Ramsch) has as many sides as seats;
-    None if it can (at a table of any size)."""
-    why = deck_problem(rules)
+    None if it can (at a table of any size). talon: the compiled pimc's card play, which deals
+    a talon into its worlds and prices a game bid by value (`talon_problem`)."""
+    why = talon_problem(rules) if talon else deck_problem(rules)
     if why is not None:
         return why
     each = [n for n, c in rules.contracts.items() if c.team == "each"]
     if each:
         return (f"its double-dummy search plays two sides, and {each[0]!r} is played each for "
                 "himself")
+    return None
+
+
+def talon_problem(rules) -> str | None:
+    """Why the compiled pimc cannot play a talon or bidding by value: it searches the cards
+    only, and decides the auction, the talon and the game declared as the heuristic does,
+    which it can do only where the auction bids by value; the talon's points must count for
+    the declarer's side or nobody's (the search does not give them to the last trick)."""
+    if (rules.deck.copies or 1) > 1:
+        return deck_problem(rules)
+    if rules.talon is None and rules.auction.style != "value":
+        return None
+    if rules.auction.style != "value":
+        return (f"it deals {rules.talon.cards} cards to a talon, and prices its calls by "
+                "search only where the rules bid by value (then its calls are the heuristic's)")
+    last = [n for n in rules.contracts if rules.talon_points_of(n) == "last_trick"
+            and not rules.contracts[n].instant and rules.contracts[n].team != "each"]
+    if last:
+        return (f"its search gives the talon's points to the declarer's side, and {last[0]!r} "
+                "gives them to the last trick's taker")
     return None
 
 
@@ -362,8 +384,9 @@ class PimcBot:
     @staticmethod
     def cannot_play_of(params: PimcParams, rules) -> str | None:
         """The search at any table of distinct cards, and so the model of the others' calls
-        (lookahead, inference: the ev bot's)."""
-        return searchable(rules)
+        (lookahead, inference: the ev bot's); a talon and bidding by value in the compiled
+        decisions only."""
+        return searchable(rules, talon=in_kernel(params))
 
     def __init__(self, params: PimcParams, hand_seed: int, seat: int, rules=None):
         self.params, self.seat, self.rules = params, seat, rules
@@ -382,19 +405,29 @@ class PimcBot:
 
     @staticmethod
     def kernel_params(params) -> list[float]:
-        return pimc_params(params.samples, params.auction_samples, params.max_tries,
-                           params.punished, params.sound_bids, params.seed)
+        """Its own row (PP_*), then the heuristic's (at PIMC_HEURISTIC_AT), which decides
+        what it does not search: bidding by value, the talon, the game declared."""
+        return (pimc_params(params.samples, params.auction_samples, params.max_tries,
+                            params.punished, params.sound_bids, params.seed)
+                + HeuristicBot.kernel_params(HeuristicParams()))
 
     def act(self, obs: Observation) -> str:
         legal = list(obs.legal_actions)
         if len(legal) == 1:
             return legal[0]
+        if obs.phase != "play" and self.rules.auction.style == "value":
+            return self._heuristic().act(obs)
         cr = compiled(self.rules)
         if not self.python:
             n = max(self.params.samples, self.params.auction_samples)
             return pimc_decide(cr, scratch(cr, n), self.kernel_params(self.params),
                                self.hand_seed, obs)
         return self.act_in_python(obs)
+
+    def _heuristic(self) -> HeuristicBot:
+        """What decides where it does not search (bidding by value, the talon, the game
+        declared): the heuristic, as the kernel's pimc kind plays it (`_heuristic_row`)."""
+        return HeuristicBot(HeuristicParams(), self.hand_seed, self.seat, self.rules)
 
     def act_in_python(self, obs: Observation) -> str:
         """The same decision stated in Python over the reference engine (and the only one

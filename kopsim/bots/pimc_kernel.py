@@ -5,6 +5,9 @@ call).
 A card: each legal card's double-dummy value to the seat (its side's payout minus the other
 side's, per seat) in every world (`worlds.draw_worlds`), under the contract, old side, Laufende
 and called card the world makes; the card of the best sum (the first legal one of equal sums).
+With a talon the worlds deal it too (`worlds`), and the search counts its points with the
+declarer's side where the contract gives them to it, a hand game's value and, bid by value, the
+overbid (`pricing`); the calls there, the talon and the game declared are the heuristic's.
 
 A call: the seat's own payout in every world if the auction ended after it (a bid: that
 contract, declared by the seat, without doubles; a double: the contract in force, or the
@@ -27,11 +30,12 @@ import numpy as np
 
 from ..engine.bits import ONE, ZERO
 from ..engine.botcalls import SeatView
-from ..rules.codes import CALL_BID, N_PRICED_TIERS
+from ..engine.codes import PIMC_HEURISTIC_AT
+from ..rules.codes import CALL_BID, N_PRICED_TIERS, TALON_OLD_SIDE
 from ..engine.jit import built_call, kernel_jit
 from ..engine.seats import after, seat_count
-from ..engine.steps import (called_card, form_teams, instant_result, laufende_value, pay_out,
-                            trick_so_far)
+from ..engine.steps import (called_card, form_teams, instant_result, laufende_value,
+                            mask_points, pay_out, trick_so_far)
 from .pricing import (P_PAY_OLD, P_PAY_YOUNG, P_VALUES, PricingStore, full_window, pricing_row,
                       pricing_store, unscaled)
 from .roots import card_value, line_outcome, position_value, solve_position
@@ -43,6 +47,7 @@ N_SLOTS = 3 * N_PRICED_TIERS
 # a pimc bot's kernel parameters (`PimcBot.kernel_params`)
 PP_SAMPLES, PP_AUCTION_SAMPLES, PP_MAX_TRIES, PP_PUNISHED, PP_SOUND_BIDS, PP_SEED_LO, \
     PP_SEED_HI = range(7)
+assert PP_SEED_HI + 1 == PIMC_HEURISTIC_AT  # (the heuristic's parameters follow pimc's own)
 
 
 class PimcScratch(NamedTuple):
@@ -129,7 +134,7 @@ def _value_tells_pay(pf, side):
 def _lead_payout(t, ps, h, k, old, called, n_doubles, added, seat, forehand):
     """Seat's payout when contract k is played double-dummy from the first lead in the deal h
     (its old side old, the doubles ps.doubles[:n_doubles], Laufende added, called card)."""
-    side, ctx = _search(t, ps, k, old, called, n_doubles, added)
+    side, ctx = _search(t, ps, k, old, called, n_doubles, added, 0, -1)
     pf = ctx.pf
     lo, hi = full_window(pf)
     _first_lead_root(ps, t.suit[t.c_order[k]], called, forehand)
@@ -153,13 +158,13 @@ def _lead_payout(t, ps, h, k, old, called, n_doubles, added, seat, forehand):
 
 
 @kernel_jit(inline='always')
-def _search(t, ps, k, old, called, n_doubles, added):
+def _search(t, ps, k, old, called, n_doubles, added, hand, bid):
     """(side, context) of a search of contract k with this old side and called card (-1
-    none), under the doubles ps.doubles[:n_doubles] and the Laufende added (its pricing found
-    or built in the store). (int64 values, never literal constants, into the searches: one
-    build of each.)"""
+    none), under the doubles ps.doubles[:n_doubles], the Laufende added, played hand (1) or
+    not (0), bid by value at t.bid_values[bid] (-1: not) (its pricing found or built in the
+    store). (int64 values, never literal constants, into the searches: one build of each.)"""
     r = pricing_row(t, np.int64(k), np.int64(old), ps.doubles, np.int64(n_doubles),
-                    np.float64(added), ps.store)
+                    np.float64(added), np.int64(hand), np.int64(bid), ps.store)
     o = t.c_order[k]
     side = (np.int64(old), np.int64(called), ps.store.sid[r])
     return side, SearchContext(ps.play_ints[k], ps.order_masks[o], ps.order_floats[o],
@@ -288,13 +293,15 @@ def _taken_so_far(t, ps, cards, played, winners):
 
 
 @kernel_jit(inline='always')
-def _card_root(t, ps, k, old, called, cards, played, leaders):
+def _card_root(t, ps, k, old, called, cards, played, leaders, talon_points):
     """ps.root_*: the open trick of the play so far in contract k, for old side old; called:
-    the called card while on duty (-1 none)."""
+    the called card while on duty (-1 none); talon_points: the talon's points, which count for
+    the old side (0: they do not)."""
     o = t.c_order[k]
     n = seat_count(t)
     ri, rf = ps.root_i, ps.root_f
-    opts = ypts = 0.0
+    opts = talon_points
+    ypts = 0.0
     otr = ytr = 0
     for s in range(n):
         if (old >> s) & 1:
@@ -326,13 +333,27 @@ def _on_duty(t, k, called, cards, played):
 
 
 @kernel_jit(inline='always')
-def _add_card_values(t, ps, w, seat, m, cards, played, leaders, gone):
+def _value_bid(t, view):
+    """The index in t.bid_values of the last value the auction named (-1: none, or not bid by
+    value): a game bid by value is lost below it."""
+    bid = -1
+    for i in range(view.ncalls):
+        v = np.int64(view.calls[i]) - t.value_code
+        if 0 <= v < t.bid_values.shape[0]:
+            bid = v
+    return bid
+
+
+@kernel_jit(inline='always')
+def _add_card_values(t, ps, w, seat, m, view, gone, hand, bid):
     """ps.totals[j] += the value to seat of playing ps.legal[j] in world w (gone: the cards
-    played)."""
+    played; hand, bid: see `_search`)."""
+    cards, played, leaders = view.cards, view.played, view.leaders
     ws = ps.worlds
     h = ws.hands[w]
     k, d = ws.contract[w], ws.declarer[w]
     old = form_teams(t.c_team[k], t.c_team_mask[k], t.c_team_cards, k, d, h, seat_count(t))
+    # (a card no seat holds lies in the talon: with the old side's, validation holds it)
     added = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, k, h, old)
     called = -1
     if t.c_run_away[k] > 0:
@@ -341,8 +362,11 @@ def _add_card_values(t, ps, w, seat, m, cards, played, leaders, gone):
     nd = ws.doubles[0]
     for i in range(nd):
         ps.doubles[i] = ws.double_seats[i]
-    side, ctx = _search(t, ps, k, old, called, nd, added)
-    _card_root(t, ps, k, old, called, cards, played, leaders)
+    side, ctx = _search(t, ps, k, old, called, nd, added, hand, bid)
+    talon = 0.0
+    if t.c_talon_to[k] == TALON_OLD_SIDE:
+        talon = mask_points(ws.talon[w], t.card_points)
+    _card_root(t, ps, k, old, called, cards, played, leaders, talon)
     for s in range(seat_count(t)):
         ps.held[s] = h[s] & ~gone
     lo, hi = full_window(ctx.pf)
@@ -356,7 +380,7 @@ def _add_card_values(t, ps, w, seat, m, cards, played, leaders, gone):
 def pimc_card(t, ps, params, seed, view, allowed):
     """The card pimc plays from allowed seeing view (a `botcalls.SeatView`; see the module
     docstring)."""
-    seat, cards, played, leaders = view.seat, view.cards, view.played, view.leaders
+    seat, cards, played = view.seat, view.cards, view.played
     m = 0
     gone = ZERO
     for c in range(t.n_cards):
@@ -376,8 +400,9 @@ def pimc_card(t, ps, params, seed, view, allowed):
     _taken_so_far(t, ps, cards, played, view.winners)
     for j in range(m):
         ps.totals[j] = 0.0
+    hand, bid = np.int64(view.taken == 0), _value_bid(t, view)
     for w in range(nw):
-        _add_card_values(t, ps, w, seat, m, cards, played, leaders, gone)
+        _add_card_values(t, ps, w, seat, m, view, gone, hand, bid)
     return ps.legal[_best(ps, m, ZERO)]
 
 
@@ -406,12 +431,15 @@ def observed(cr, obs) -> SeatView:
     n = cr.tables.n_seats
     if len(cards) % n == 0:  # a trick to lead: by the last one's winner, or forehand
         leaders.append(winners[-1] if winners else (obs.dealer + 1) % n)
-    own = 0
-    for c in obs.dealt:
+    # the cards it plays with: as dealt, and as the talon changed them (the kernel's)
+    own = laid = 0
+    for c in obs.dealt + obs.talon_seen:
         own |= 1 << index[c]
-    hs = cr.n_cards // n
+    for c in obs.laid_away:
+        laid |= 1 << index[c]
+    hs = cr.tables.hand_size
     return SeatView(
-        obs.seat, obs.dealer, np.uint64(own),
+        obs.seat, obs.dealer, np.uint64(own & ~laid),
         np.array([codes[c] for _, c in obs.auction] or [0], np.int16),
         np.array([s for s, _ in obs.auction] or [0], np.int8), len(obs.auction),
         np.array([-1 if obs.bid is None else cr.contract_names.index(obs.bid),
@@ -419,7 +447,9 @@ def observed(cr, obs) -> SeatView:
         np.array(cards + [-1] * (cr.n_cards - len(cards)), np.int64), len(cards),
         np.array((leaders + [0] * hs)[:hs], np.int8),
         np.array(winners + [0] * (hs - len(winners)), np.int8),
-        obs.seat if obs.phase == "auction" else -1)
+        obs.seat if obs.phase == "auction" else -1,
+        {True: 1, False: 0, None: -1}[obs.talon_taken] if obs.phase != "auction" else -1,
+        np.uint64(laid))
 
 
 def pimc_decide(cr, ps: PimcScratch, params: list[float], hand_seed: int, obs) -> str:

@@ -1,6 +1,6 @@
 """What a finished hand is worth to the double-dummy search, compiled: one row per contract,
-number of old seats, doubles and Laufende (`fill_pricing`), kept in a store and built on first
-use (`pricing_row`).
+number of old seats, doubles, Laufende, hand game and value bid (`fill_pricing`), kept in a
+store and built on first use (`pricing_row`).
 
 A row holds the outcome rule (`classify`'s settings), each outcome's value (the old side's
 payout per seat minus the young side's) scaled to at most 1 by a power of two, so that doubles
@@ -19,7 +19,8 @@ import numpy as np
 from ..engine.bits import popcount
 from ..rules.codes import N_PRICED_TIERS, WIN_OLD, WIN_YOUNG
 from ..engine.jit import kernel_jit
-from ..engine.steps import classify, count_doubles, outcome_slot, pay_out, price, tie_winner
+from ..engine.steps import (classify, count_doubles, game_price, outcome_slot, pay_out,
+                            tie_winner)
 
 N_SLOTS = 3 * N_PRICED_TIERS  # outcome slots: nobody's, the old side's, the young side's
 
@@ -35,10 +36,11 @@ P_WIDTH = P_PAY_YOUNG + N_SLOTS
 
 class PricingStore(NamedTuple):
     """Pricing rows built on first use (`pricing_row`), by (contract, old seats, counted
-    doubles, side of the last one, Laufende); rows that search alike share a search id (the
-    transposition table's entries are keyed by it). A full store starts afresh, with new ids."""
+    doubles, side of the last one, Laufende, hand game, value bid); rows that search alike
+    share a search id (the transposition table's entries are keyed by it). A full store starts
+    afresh, with new ids."""
 
-    index: np.ndarray  # [k, n_old, counted, last + 1, Laufende] -> row, -1 none
+    index: np.ndarray  # [k, n_old, counted, last + 1, Laufende, hand, bid + 1] -> row, -1 none
     rows: np.ndarray  # [row, P_*]
     sid: np.ndarray  # [row] the search id
     count: np.ndarray  # [0] rows used, [1] the next search id, [2] how often it started afresh
@@ -59,7 +61,8 @@ def pricing_store(cr, capacity: int = 4096) -> PricingStore:
     """An empty store for a compiled ruleset: an index over every key, `capacity` rows."""
     t = cr.tables
     lauf = int((t.c_lauf_cards >= 0).sum(axis=1).max(initial=0))
-    shape = (len(cr.contract_names), t.n_seats + 1, int(t.c_max_doubles.max(initial=0)) + 1, 3, lauf + 1)
+    shape = (len(cr.contract_names), t.n_seats + 1, int(t.c_max_doubles.max(initial=0)) + 1, 3,
+             lauf + 1, 2, t.bid_values.shape[0] + 1)
     rows = min(int(np.prod(shape)), capacity)
     return PricingStore(np.full(shape, -1, np.int64), np.zeros((rows, P_WIDTH), np.float64),
                         np.zeros(rows, np.int64), np.zeros(3, np.int64),
@@ -120,11 +123,12 @@ def _scale_of(biggest):
 
 
 @kernel_jit(inline='always')
-def fill_pricing(t, k, n_old, counted, last, added, sums, pay, row):
+def fill_pricing(t, k, n_old, counted, last, added, bid_value, sums, pay, row):
     """row: the pricing of contract k with n_old old seats under `counted` doubles (the last
-    said by side `last`, -1 none), the Laufende `added` to its price, through the kernel's
-    steps (`price`, `pay_out`); pay: a float a seat of scratch."""
-    row[P_WIN] = t.win_points
+    said by side `last`, -1 none), `added` to its price (Laufende, a hand game's value), bid
+    by value at bid_value (0: not), through the kernel's steps (`game_price`, `pay_out`); pay:
+    a float a seat of scratch."""
+    row[P_WIN] = t.c_win_points[k]
     row[P_SMAX] = t.schneider_max
     row[P_SMAX_OLD] = t.schneider_max_old
     row[P_LONE_WON] = 1.0 if n_old == 1 and not t.c_won_tiered[k] else 0.0
@@ -139,11 +143,11 @@ def fill_pricing(t, k, n_old, counted, last, added, sums, pay, row):
     biggest = 0.0
     for w in (WIN_OLD, WIN_YOUNG):
         for tier in range(N_PRICED_TIERS):
-            v = price(t.c_won, t.c_lost, t.c_mult, k, w, tier, counted, t.tie_value, t.factor,
-                      added)
+            over, v = game_price(t.c_won, t.c_lost, t.c_mult, t.c_base_value, k, w, tier,
+                                 counted, t.tie_value, t.factor, added, bid_value)
             for s in range(n):
                 pay[s] = 0.0
-            pay_out(pay, v, w, old, t.settle, t.lone_once, n)
+            pay_out(pay, v, WIN_YOUNG if over else w, old, t.settle, t.lone_once, n)
             slot = outcome_slot(w, tier)
             po = pay[0] if n_old > 0 else 0.0
             py = pay[n - 1] if n_old < n else 0.0
@@ -159,13 +163,13 @@ def fill_pricing(t, k, n_old, counted, last, added, sums, pay, row):
     for c in range(t.card_points.shape[0]):
         deck += t.card_points[c]
     row[P_DECK] = deck
-    row[P_DIRECTION] = _direction(row, np.int64(t.c_goal[k]), sums, t.n_cards // n)
+    row[P_DIRECTION] = _direction(row, np.int64(t.c_goal[k]), sums, t.hand_size)
 
 
 @kernel_jit()
-def fill_row(t, k, n_old, counted, last, added, sums, pay, row):
+def fill_row(t, k, n_old, counted, last, added, bid_value, sums, pay, row):
     """`fill_pricing`, callable from Python."""
-    fill_pricing(t, k, n_old, counted, last, added, sums, pay, row)
+    fill_pricing(t, k, n_old, counted, last, added, bid_value, sums, pay, row)
 
 
 @kernel_jit(inline='always')
@@ -179,24 +183,22 @@ def _alike(rows, a, b):
 
 @kernel_jit(inline='always')
 def _clear(index):
-    for a in range(index.shape[0]):
-        for b in range(index.shape[1]):
-            for c in range(index.shape[2]):
-                for d in range(index.shape[3]):
-                    for e in range(index.shape[4]):
-                        index[a, b, c, d, e] = -1
+    flat = index.reshape(index.size)
+    for i in range(flat.shape[0]):
+        flat[i] = -1
 
 
 @kernel_jit()
-def pricing_row(t, k, old_mask, double_seats, nd, added, store):
+def pricing_row(t, k, old_mask, double_seats, nd, added, hand, bid, store):
     """The store's row pricing contract k for this old side under double_seats[:nd] with the
-    Laufende `added`, built on first use."""
+    Laufende `added`, played hand (hand: 1; its hand value added) or not (0), bid by value
+    at t.bid_values[bid] (-1: not), built on first use."""
     counted, last = count_doubles(double_seats, nd, old_mask, t.c_max_doubles[k])
     n_lauf = 0
     if t.c_lauf_value[k] > 0.0:
         n_lauf = min(np.int64(added / t.c_lauf_value[k] + 0.5), store.index.shape[4] - 1)
     n_old = popcount(np.uint64(old_mask))
-    r = store.index[k, n_old, counted, last + 1, n_lauf]
+    r = store.index[k, n_old, counted, last + 1, n_lauf, hand, bid + 1]
     if r >= 0:
         return r
     if store.count[0] == store.rows.shape[0]:  # full: start afresh (new ids: no stale entry)
@@ -205,12 +207,14 @@ def pricing_row(t, k, old_mask, double_seats, nd, added, store):
         store.count[2] += 1
     r = store.count[0]
     store.count[0] += 1
-    fill_pricing(t, k, n_old, counted, last, added, store.sums, store.scratch, store.rows[r])
-    store.index[k, n_old, counted, last + 1, n_lauf] = r
+    bid_value = t.bid_values[bid] if bid >= 0 else 0
+    fill_pricing(t, k, n_old, counted, last, added + (t.c_hand_value[k] if hand else 0.0),
+                 bid_value, store.sums, store.scratch, store.rows[r])
+    store.index[k, n_old, counted, last + 1, n_lauf, hand, bid + 1] = r
     store.sid[r] = -1
     for c in range(store.index.shape[2]):  # doubles that only scale the price: one search
         for side in range(3):
-            other = store.index[k, n_old, c, side, n_lauf]
+            other = store.index[k, n_old, c, side, n_lauf, hand, bid + 1]
             if other >= 0 and other != r and _alike(store.rows, r, other):
                 store.sid[r] = store.sid[other]
     if store.sid[r] < 0:

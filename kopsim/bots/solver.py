@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..rules.codes import N_PRICED_TIERS, TIER_NAMES, WIN_NOBODY, WINNER_NAMES
+from ..rules.codes import N_PRICED_TIERS, TALON_OLD_SIDE, TIER_NAMES, WIN_NOBODY, WINNER_NAMES
 from ..engine.jit import built_call
 from ..engine.steps import count_doubles, instant_result, laufende_value, pay_out
 from ..rules.cache import compiled, table
@@ -35,10 +35,14 @@ from .search import (SearchContext, kept_table_bits, new_table, play_tables, ply
 class Dealt(NamedTuple):
     """What a position's cards do not show, which the deal fixed: the hands as dealt (masks;
     they fix the Laufende), and the called card while its duties hold (its suit not led yet;
-    None: no card on duty)."""
+    None: no card on duty); with a talon, its cards (a mask), the game played hand or not, and
+    the value it was bid at (None: not bid by value). `brute_force` reads the last three."""
 
     hands: tuple | list | None = None
     called: int | None = None
+    talon: int = 0
+    hand_game: bool = False
+    bid_value: int | None = None
 
 
 @dataclass
@@ -63,17 +67,19 @@ def search_tables(cr: CompiledRules) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 def pricing(cr: CompiledRules, contract: int, old_mask: int, double_seats,
-            added: float = 0.0) -> np.ndarray:
+            added: float = 0.0, hand: bool = False, bid_value: int = 0) -> np.ndarray:
     """The pricing row (`kopsim.bots.pricing`) of a contract played by these sides under these
-    doubles, the Laufende `added` to its price."""
+    doubles, the Laufende `added` to its price; hand: played without the talon (its hand value
+    added); bid_value: the value it was bid at (0: not bid by value; an overbid loses)."""
     t = cr.tables
     seats = np.array([int(x) for x in double_seats] or [0], np.int64)
     counted, last = count_doubles(seats, len(double_seats), int(old_mask),
                                   int(t.c_max_doubles[contract]))
     row = np.zeros(P_WIDTH, np.float64)
     sums = table(cr.rules, "point sums", lambda: point_sums(t.card_points))
+    added = float(added) + (float(t.c_hand_value[contract]) if hand else 0.0)
     fill_row(t, int(contract), bin(int(old_mask) & _all_seats(cr)).count("1"), int(counted),
-             int(last), float(added), sums, np.zeros(t.n_seats), row)
+             int(last), added, np.int64(bid_value), sums, np.zeros(t.n_seats), row)
     return row
 
 
@@ -197,8 +203,9 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     """Exact double-dummy value of a position (see the module docstring). `hands` are the uint64
     masks of the cards each seat still holds; `trick` the cards already played to the current
     trick, led by `leader`; `dealt` what the deal fixed (see `Dealt`: the hands as dealt are
-    needed for a contract with Laufende once cards have been played; points and tricks: each
-    seat's taken so far, none if not given). `moves=False` / `line=False` skip move values /
+    needed for a contract with Laufende once cards have been played; a talon's cards count with
+    the old side where the contract says so; points and tricks: each seat's taken so far, none
+    if not given). `moves=False` / `line=False` skip move values /
     the best line."""
     cr = compiled(cr)
     a = cr.tables
@@ -214,7 +221,9 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     hands_arr = np.array([int(h) for h in hands], np.uint64)
     _check_position(cr, hands_arr, int(leader), trick)
     row = pricing(cr, contract, old_mask, double_seats,
-                  _added(cr, contract, old_mask, hands_arr, trick, dealt.hands))
+                  _added(cr, contract, old_mask, hands_arr, trick, dealt.hands),
+                  dealt.hand_game, dealt.bid_value or 0)
+    points = _with_talon(cr, contract, old_mask, points, dealt.talon)
     called, duty = _duty(cr, contract, dealt.called)
     ri, rf = root_arrays(cr, contract, old_mask, int(leader), trick, points, tricks, duty)
     seat = int(ri[0])
@@ -230,6 +239,17 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     mv = {int(c): float(move_vals[c]) for c in range(cr.n_cards) if not np.isnan(move_vals[c])}
     best = [int(c) for c in pv if c >= 0] if line else []
     return SolveResult(value, best, mv, int(stats[0]), seat if n_left else None)
+
+
+def _with_talon(cr: CompiledRules, contract: int, old_mask: int, points, talon: int) -> tuple:
+    """Each seat's points, the talon's cards counted with the old side where the contract
+    gives them to it (as the kernel's pimc counts them: `pimc_kernel._card_root`)."""
+    t = cr.tables
+    if not talon or t.c_talon_to[contract] != TALON_OLD_SIDE:
+        return points
+    first = next(s for s in range(t.n_seats) if old_mask >> s & 1)
+    extra = sum(float(t.card_points[c]) for c in range(cr.n_cards) if talon >> c & 1)
+    return tuple(float(p) + (extra if s == first else 0.0) for s, p in enumerate(points))
 
 
 def _taken_so_far(cr: CompiledRules, points, tricks) -> tuple[tuple, tuple]:
@@ -295,7 +315,8 @@ class DealSolver:
             return found[1]
         seats = np.array([int(x) for x in doubles] or [0], np.int64)
         r = int(pricing_row(self.cr.tables, np.int64(contract), np.int64(old_mask), seats,
-                            np.int64(len(doubles)), float(added), self.store))
+                            np.int64(len(doubles)), float(added), np.int64(0), np.int64(-1),
+                            self.store))
         self.rows[key] = (int(self.store.count[2]), r)
         return r
 
@@ -390,7 +411,9 @@ def brute_force(cr: CompiledRules, contract: int, old_mask: int, hands, leader: 
     """Plain minimax, no pruning and no table, on the reference engine's rules: legal cards from
     `kopsim.engine.reference.legal_cards` and `called_card_duties` (for dealt.called), trick
     winners from `CardOrder`, payouts from `kopsim.engine.scoring.score` (the Laufende from
-    dealt.hands). Returns the value (and, with_moves, {card index: value})."""
+    dealt.hands; a hand game, a game bid by value: dealt.hand_game, bid_value), the talon's
+    cards (dealt.talon) counted for whom the ruleset says (`Ruleset.talon_points_of`; not the
+    last trick's). Returns the value (and, with_moves, {card index: value})."""
     from ..engine.scoring import score
 
     rules = cr.rules
@@ -413,10 +436,16 @@ def brute_force(cr: CompiledRules, contract: int, old_mask: int, hands, leader: 
     pts = [float(x) for x in points]
     trk = [int(x) for x in tricks]
     pt = rules.points_of
+    extra = [0.0] * n
+    if dealt.talon and rules.talon_points_of(name) == "old_side":
+        extra[old_side[0]] = sum(pt(names[c]) for c in range(cr.n_cards)
+                                 if dealt.talon >> c & 1)
 
     def rec(leader: int):
         if not shim.trick and not any(shim.held):
-            out = score(rules, name, old_side, list(double_seats), pts, trk, dealt_names)
+            out = score(rules, name, old_side, list(double_seats),
+                        [p + x for p, x in zip(pts, extra)], trk, dealt_names,
+                        dealt.hand_game, dealt.bid_value)
             return side_value(out.payouts, old_mask), None
         seat = (leader + len(shim.trick)) % n
         maximise = (old_mask >> seat) & 1

@@ -193,4 +193,5 @@ def view_of(d: Decisions, r: int):
     return SeatView(int(d.seat[r]), int(d.dealer[r]), np.uint64(d.own[r]),
                     d.calls[r], d.call_seats[r], int(d.ncalls[r]), d.shown[r],
                     d.cards[r].astype(np.int64), int(d.played[r]), d.leaders[r], d.winners[r],
-                    int(d.seat[r]) if d.kind[r] == KIND_CALL else -1)
+                    int(d.seat[r]) if d.kind[r] == KIND_CALL else -1,
+                    -1, np.uint64(0))  # (the learnt bot plays no talon: `table_size`)

@@ -6,12 +6,15 @@ was shown (the bid in force, or a contract the deal made itself) and the cards p
 cards played rule cards out for the seats that played them (`sampler.constraints`' reasoning,
 through the same compiled `add_allowed`); each unseen card is then dealt to a seat with
 probability proportional to the completions left (`sampler.count_completions`,
-`sampler.deal_one`), so every deal consistent with the play is equally likely. A deal is kept
+`sampler.deal_one`), so every deal consistent with the play is equally likely. A talon is one
+more place to deal to, after the seats: its cards unseen by all but the declarer who laid them
+away (they are known to him), and nothing played rules a card out of it. A deal is kept
 if the public auction replays on it exactly (`loop.replay_auction`, the batch kernel's own
 auction: every call legal for that seat in that deal, the same seat to speak next, or the
-auction over when the play has begun, and the same contract shown), and if every card played
-was legal in it (`loop.cards_allowed`: the called card's duties included); else it is drawn
-again, which keeps the draw uniform among the deals consistent with both.
+auction over when the play has begun, and the same contract shown; bid by value, the game
+declared is the one shown), and if every card played was legal in it (`loop.cards_allowed`:
+the called card's duties included); else it is drawn again, which keeps the draw uniform among
+the deals consistent with both.
 
 A decision's draws come from one state (the bot's seed and how much was public before it), so
 a decision is reproducible; `pimc_kernel` reads the worlds.
@@ -67,15 +70,17 @@ class ReplayOut(NamedTuple):
 class WorldScratch(NamedTuple):
     """The worlds of a decision and the room to draw them in."""
 
-    hands: np.ndarray  # [world, seat] the cards dealt
+    hands: np.ndarray  # [world, seat] the cards dealt (the declarer's as the talon left them)
+    talon: np.ndarray  # [world] the talon's cards (as the declarer laid them away)
+    drawn: np.ndarray  # [1, seat + 1] a deal as drawn, the talon last
     contract: np.ndarray  # [world] the contract its auction made (-1: still going on)
     declarer: np.ndarray
     implied: np.ndarray  # [world] the contract if nobody bids, and its declarer
     implied_decl: np.ndarray
-    known: np.ndarray  # [seat] the cards known to have been dealt to it
-    allowed: np.ndarray  # [seat] the unseen cards it may hold
-    need: np.ndarray  # [seat] how many unseen cards it holds
-    others: np.ndarray  # the other seats
+    known: np.ndarray  # [seat + 1] the cards known to have been dealt to it (the talon last)
+    allowed: np.ndarray  # [seat + 1] the unseen cards it may hold
+    need: np.ndarray  # [seat + 1] how many unseen cards it holds
+    others: np.ndarray  # the other seats, then the talon if the rules deal one
     counts: np.ndarray  # room for what a deal has still to give each (`sampler.deal_one`)
     free: np.ndarray  # the unseen cards
     ways: np.ndarray  # [card, code] completions (`count_completions`)
@@ -95,7 +100,8 @@ class WorldScratch(NamedTuple):
 def world_scratch(cr, n_worlds: int) -> WorldScratch:
     t = cr.tables
     nc, seats = cr.n_cards, t.n_seats
-    hs = nc // seats
+    hs = t.hand_size
+    places = seats - 1 + (t.talon_size > 0)  # the other seats, and the talon
     rows = cr.max_calls + 1
     z = np.zeros
     lineup = ReplayLineup(z((0, 2), np.int64), z((rows, 2), np.int64), z(3, np.int64))
@@ -104,10 +110,12 @@ def world_scratch(cr, n_worlds: int) -> WorldScratch:
     out = ReplayOut(z((1, rows), np.int16), z((1, rows), np.int8), z(1, np.int16),
                     z((0, rows), np.uint64))
     n = max(n_worlds, 1)
-    return WorldScratch(z((n, seats), np.uint64), z(n, np.int64), z(n, np.int64),
-                        z(n, np.int64), z(n, np.int64), z(seats, np.uint64),
-                        z(seats, np.uint64), z(seats, np.int64), z(seats - 1, np.int64),
-                        z(seats - 1, np.int64), z(nc, np.int64), z((nc + 1, (hs + 1) ** (seats - 2))),
+    return WorldScratch(z((n, seats), np.uint64), z(n, np.uint64), z((1, seats + 1), np.uint64),
+                        z(n, np.int64), z(n, np.int64),
+                        z(n, np.int64), z(n, np.int64), z(seats + 1, np.uint64),
+                        z(seats + 1, np.uint64), z(seats + 1, np.int64), z(places, np.int64),
+                        z(places, np.int64), z(nc, np.int64),
+                        z((nc + 1, (max(hs, t.talon_size) + 1) ** (places - 1))),
                         z(nc, np.int64), z(nc, np.int64), z(seats, np.uint64), z(2, np.int64),
                         z(1, np.int64), z(max(t.n_chain, 1), np.int64), lineup, scratch,
                         out)
@@ -126,26 +134,29 @@ def decision_state(seed, seed_mix, seat, public):
 def _public_plays(ws, cards, played, leaders):
     """ws.plays, ws.play_seats: the cards played and who played each (tricks led by
     leaders[trick])."""
-    n = ws.known.shape[0]
+    n = ws.hands.shape[1]
     for i in range(played):
         ws.plays[i] = cards[i]
         ws.play_seats[i] = after(leaders[i // n], i % n, n)
 
 
 @kernel_jit(inline='always')
-def _constrain(t, ws, seat, own, played, shown_bid):
-    """What seat knows of the unseen cards (ws.known, free, allowed, need, others), under the
-    card order of the bid shown or, with none, of every contract played when nobody bids (a
-    card is ruled out only if every such order rules it out); returns how many are unseen."""
+def _constrain(t, ws, seat, own, laid, played, shown_bid):
+    """What seat knows of the unseen cards (ws.known, free, allowed, need, others: the talon,
+    if the rules deal one, is one more place, seat n, whose cards it knows only if it laid them
+    away), under the card order of the bid shown or, with none, of every contract played when
+    nobody bids (a card is ruled out only if every such order rules it out); returns (how many
+    cards are unseen, how many places deal them)."""
     nc, n = t.n_cards, seat_count(t)
-    for s in range(n):
+    for s in range(n + 1):
         ws.known[s] = ZERO
         ws.allowed[s] = ZERO
     for i in range(played):
         ws.known[ws.play_seats[i]] |= ONE << np.uint64(ws.plays[i])
     ws.known[seat] = own
+    ws.known[n] = laid
     seen = ZERO
-    for s in range(n):
+    for s in range(n + 1):
         seen |= ws.known[s]
     n_free = 0
     for c in range(nc):
@@ -155,10 +166,15 @@ def _constrain(t, ws, seat, own, played, shown_bid):
     free = ~seen & ((ONE << np.uint64(nc)) - ONE) if nc < 64 else ~seen
     j = 0
     for s in range(n):
-        ws.need[s] = 0 if s == seat else nc // n - popcount(ws.known[s])
+        ws.need[s] = 0 if s == seat else t.hand_size - popcount(ws.known[s])
         if s != seat:
             ws.others[j] = s
             j += 1
+    ws.need[n] = t.talon_size - popcount(laid)
+    if t.talon_size > 0:  # nothing played rules a card out of the talon
+        ws.others[j] = n
+        j += 1
+        ws.allowed[n] = free
     if played < 2:  # nobody has followed a card yet: nothing is ruled out
         for s in range(n):
             ws.allowed[s] = free
@@ -173,9 +189,9 @@ def _constrain(t, ws, seat, own, played, shown_bid):
             if (orders >> np.uint64(o)) & ONE:
                 add_allowed(ws.plays[:played], ws.play_seats[:played], free,
                             (t.suit[o], t.suit_mask[o], t.beat_mask[o]), t.follow_suit,
-                            t.trump_when_void, t.must_beat, ws.allowed)
+                            t.trump_when_void, t.must_beat, ws.allowed[:n])
     ws.allowed[seat] = ZERO
-    return n_free
+    return n_free, j
 
 
 @kernel_jit(inline='always')
@@ -222,6 +238,11 @@ def keep_world(t, ws, w, dealer, to_speak, shown, played):
         return False
     if found == REPLAY_NEXT and speaker != to_speak:
         return False
+    if found == REPLAY_OVER and contract < 0 and declarer >= 0:  # bid by value: the game
+        if declarer != shown[1]:  # declared after the talon is the one shown, by him
+            return False
+        contract = shown[0]
+        sc.shown[0], sc.shown[1] = shown[0], shown[1]
     if found == REPLAY_OVER and (to_speak >= 0 or sc.shown[0] != shown[0]
                                  or sc.shown[1] != shown[1]):
         return False
@@ -245,23 +266,29 @@ def draw_worlds(t, ws, view, n, state, max_draws):
     seat, dealer, ncalls, played = view.seat, view.dealer, view.ncalls, view.played
     state = np.uint64(state)  # (given as a Python int, a state is an int64: uint64 arithmetic)
     _public_plays(ws, view.cards, played, view.leaders)
-    n_free = _constrain(t, ws, seat, view.own, played, view.shown[0])
+    n_free, places = _constrain(t, ws, seat, view.own, view.laid, played, view.shown[0])
     free = ws.free[:n_free]
-    count_completions(free, ws.allowed, ws.others, ws.need, ws.ways)
-    if ws.ways[0, needs_code(ws.need, ws.others)] == 0.0:
+    others = ws.others[:places]
+    count_completions(free, ws.allowed, others, ws.need, ws.ways)
+    if ws.ways[0, needs_code(ws.need, others)] == 0.0:
         return 0
     for i in range(ncalls):
         ws.lineup.replay[i, 0] = view.call_seats[i]
         ws.lineup.replay[i, 1] = view.calls[i]
     ws.lineup.replay_out[0] = ncalls
-    cons = Constraints(seat, dealer, ws.known, free, ws.allowed, ws.need, ws.others, ws.counts)
+    cons = Constraints(seat, dealer, ws.known, free, ws.allowed, ws.need, others,
+                       ws.counts[:places])
+    n_seats = seat_count(t)
     filled = 0
     draws = 0
     while filled < n and draws < max_draws:
         draws += 1
-        for s in range(seat_count(t)):
-            ws.hands[filled, s] = ws.known[s]
-        state = deal_one(cons, ws.ways, state, ws.hands, filled)
+        for s in range(n_seats + 1):
+            ws.drawn[0, s] = ws.known[s]
+        state = deal_one(cons, ws.ways, state, ws.drawn, np.int64(0))
+        for s in range(n_seats):
+            ws.hands[filled, s] = ws.drawn[0, s]
+        ws.talon[filled] = ws.drawn[0, n_seats]
         if keep_world(t, ws, np.int64(filled), dealer, view.to_speak, view.shown, played):
             filled += 1
     return filled

@@ -34,6 +34,8 @@ class SeatView(NamedTuple):
     leaders: np.ndarray  # int8 [trick] who led it
     winners: np.ndarray  # int8 [trick] who took it
     to_speak: int  # the seat to speak next, -1 once the play has begun
+    taken: int  # the talon picked up (1), the hand played without it (0), neither (-1): public
+    laid: np.uint64  # the cards the seat laid away into the talon (the declarer's alone)
 
 # BOT_HEURISTIC: heuristic_call(calls, m, hand, seat, bid, bidder, believed_k, believed_decl, K,
 # ctab, power, params) -> index of the call; heuristic_relations(rel, seat, dealt, k, decl, ctab,

@@ -56,6 +56,6 @@ def built_call(dispatcher, *args):
     """dispatcher(*args), its first build in this process made by `compile_once` (the Python
     faces of compiled decisions and searches: each build takes from seconds to a minute and
     more, and parallel workers would each make it at once)."""
-    if not dispatcher.overloads:
+    if not getattr(dispatcher, "overloads", True):  # (NUMBA_DISABLE_JIT: a plain function)
         compile_once(dispatcher, args)
     return dispatcher(*args)

@@ -15,17 +15,16 @@ from .bits import ONE, ZERO, lowbit_index, nth_bit, popcount
 from . import botcalls
 from ..rules.codes import (CALL_ASK, CALL_BID, CALL_PASS, PICKUP_DECLARER_MAY, PICKUP_NEVER,
     STYLE_ASK, STYLE_SINGLE, STYLE_VALUE, TEAM_ALONE, TEAM_EACH, TEAM_HOLDERS, TIER_LONE,
-    TIER_OUT, WIN_NOBODY, WIN_OLD, WIN_YOUNG)
-from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, REPLAY_CONTRADICTED, REPLAY_NEXT,
-    REPLAY_OVER)
+    WIN_YOUNG)
+from .codes import (BOT_EV, BOT_LEARNT, BOT_PIMC, BOT_RANDOM, PIMC_HEURISTIC_AT,
+    REPLAY_CONTRADICTED, REPLAY_NEXT, REPLAY_OVER)
 from .draws import STREAM, draw, mix64
 from .jit import kernel_jit
 from .seats import after, before, seat_count
 from .steps import (called_card, classify, count_doubles, deal, deal_given, duty_after_trick,
-                    each_alone_result,
-                    eval_preds, form_teams, instant_result, jungfrau_factor, laufende_value,
-                    legal_play, mask_points, overbid_value, pay_out, play_to_trick, price,
-                    scaled, side_tier, talon_taker, tie_winner)
+                    each_alone_result, eval_preds, form_teams, game_price, instant_result,
+                    jungfrau_factor, laufende_value, legal_play, mask_points, pay_out,
+                    play_to_trick, price, side_tier, talon_taker, tie_winner)
 
 
 class Lineup(NamedTuple):
@@ -319,13 +318,23 @@ def _choose_call(t, lu, sc, out, h, seat, m, ncalls, position, force, bots, pimc
 
 @kernel_jit(inline='always')
 def _view(sc, out, h, seat, dealer, ncalls, played, to_speak):
-    """What seat has seen of hand h (`botcalls.SeatView`): its own cards, the calls, the contract
-    shown, the cards played. (Its numbers as int64 values, never literal constants: one build
-    of a bot's decision serves every call of it.)"""
+    """What seat has seen of hand h (`botcalls.SeatView`): its own cards (the declarer's as
+    the talon left them), the calls, the contract shown, the talon picked up or not, the cards
+    it laid away (the declarer's alone), the cards played. (Its numbers as int64 values, never
+    literal constants: one build of a bot's decision serves every call of it.)"""
+    taken = np.int64(out.taken[h]) if to_speak < 0 else np.int64(-1)
+    laid = sc.talon[0] if taken == 1 and seat == sc.shown[1] else ZERO
     return botcalls.SeatView(np.int64(seat), np.int64(dealer), sc.hands[seat], out.calls[h],
                              out.call_seat[h], np.int64(ncalls), sc.shown, sc.seq,
                              np.int64(played), out.leaders[h], out.trick_winners[h],
-                             np.int64(to_speak))
+                             np.int64(to_speak), taken, laid)
+
+
+@kernel_jit(inline='always')
+def _heuristic_row(lu, b):
+    """The heuristic's parameters in bot b's row: a pimc bot's after its own
+    (PIMC_HEURISTIC_AT), any other kind's from the start."""
+    return lu.bot_params[b, PIMC_HEURISTIC_AT if lu.bot_kind[b] == BOT_PIMC else 0:]
 
 
 @kernel_jit(inline='always')
@@ -601,7 +610,8 @@ def _talon_phase(t, lu, sc, out, h, rule, contract, declarer):
 def _value_call(t, lu, sc, out, h, seat, m, ncalls, held, bots):
     """The index in sc.calls[:m] of the call seat makes bidding by value (held: the value in
     force, 0 none): forced, replayed (bots false: see `_choose_call`), drawn by the random
-    kind, or the heuristic kind's (any other kind: the bots stage refuses them)."""
+    kind, or the heuristic kind's (the pimc kind decides as the heuristic, `_heuristic_row`;
+    any other kind: the bots stage refuses them)."""
     if not bots:
         return _replayed_call(lu, sc, seat, m, ncalls)
     forced = _forced_call(lu, h, ncalls, sc.calls, m)
@@ -612,7 +622,7 @@ def _value_call(t, lu, sc, out, h, seat, m, ncalls, held, bots):
         return _draw_seat(sc.streams, seat, m)
     if sc.worth[seat] < 0:
         sc.worth[seat] = botcalls.heuristic_worth(sc.hands[seat], t, lu.h_ctab, lu.h_power,
-                                                  lu.bot_params[b])
+                                                  _heuristic_row(lu, b))
     return botcalls.heuristic_value_call(sc.calls, m, sc.worth[seat], held, t)
 
 
@@ -705,7 +715,7 @@ def _declare_by_value(t, lu, sc, out, h, declarer, cur):
     meant = sc.calls[0]
     if not random:
         meant = sc.calls[botcalls.heuristic_declare(sc.hands[declarer], t, sc.calls, m,
-                                                    lu.h_ctab, lu.h_power, lu.bot_params[b],
+                                                    lu.h_ctab, lu.h_power, _heuristic_row(lu, b),
                                                     False)]
     _talon_phase(t, lu, sc, out, h, t.pick_up, meant, declarer)
     m = _declarable(t, sc, cur, out.taken[h] == 0)
@@ -713,7 +723,7 @@ def _declare_by_value(t, lu, sc, out, h, declarer, cur):
         k = sc.calls[_draw_seat(sc.streams, declarer, m)]
     else:
         k = sc.calls[botcalls.heuristic_declare(sc.hands[declarer], t, sc.calls, m, lu.h_ctab,
-                                                lu.h_power, lu.bot_params[b], True)]
+                                                lu.h_power, _heuristic_row(lu, b), True)]
     sc.shown[0], sc.shown[1] = k, declarer
     return k
 
@@ -798,16 +808,10 @@ def score_hand(t, points, tricks, double_seats, contract, old, nd, dealt, hand_g
                             lone_lost)
     added = laufende_value(t.c_lauf_cards, t.c_lauf_from, t.c_lauf_value, contract, dealt, old)
     added += t.c_hand_value[contract] if hand_game else 0.0
-    if bid_value > 0 and winner != WIN_NOBODY:
-        ti = TIER_OUT if tier == TIER_LONE else tier
-        game = (t.c_won[contract, ti] if winner == WIN_OLD else t.c_lost[contract, ti]) + added
-        if game < bid_value:  # overbid: lost, at the bid's value
-            tier = side_tier(old_pts, old_tricks, t.schneider_max_old)
-            return WIN_YOUNG, tier, counted, scaled(
-                t.c_mult, contract, WIN_YOUNG, tier, counted, t.factor,
-                overbid_value(bid_value, t.c_base_value[contract]))
-    v = price(t.c_won, t.c_lost, t.c_mult, contract, winner, tier, counted, t.tie_value,
-              t.factor, added)
+    over, v = game_price(t.c_won, t.c_lost, t.c_mult, t.c_base_value, contract, winner, tier,
+                         counted, t.tie_value, t.factor, added, bid_value)
+    if over:  # overbid: lost, at the bid's value
+        return WIN_YOUNG, side_tier(old_pts, old_tricks, t.schneider_max_old), counted, v
     return winner, tier, counted, v
 
 

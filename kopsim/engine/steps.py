@@ -471,6 +471,23 @@ def overbid_value(bid_value, base):
 
 
 @njit(cache=True, inline='always')
+def game_price(c_won, c_lost, c_mult, c_base, k, winner, tier, counted, tie_value, factor,
+               added, bid_value):
+    """(overbid, value) of contract k's outcome (`price`) in a game bid by value (bid_value >
+    0; 0: not bid by value): a game worth less than the bid, its added parts (Laufende, hand)
+    counted, is lost at the bid's value (`overbid_value`), and overbid is True. The one
+    statement of the overbid: the kernel's scoring and the search's pricing read it."""
+    if bid_value > 0 and winner != WIN_NOBODY:
+        ti = TIER_OUT if tier == TIER_LONE else tier
+        game = (c_won[k, ti] if winner == WIN_OLD else c_lost[k, ti]) + added
+        if game < bid_value:  # (an overbid tier is a losing side's, never a tie's)
+            return True, scaled(c_mult, k, WIN_YOUNG, TIER_OUT, counted, factor,
+                                overbid_value(bid_value, c_base[k]))
+    return False, price(c_won, c_lost, c_mult, k, winner, tier, counted, tie_value, factor,
+                        added)
+
+
+@njit(cache=True, inline='always')
 def rest_of(whole, share, k):
     """whole - k * share, exactly (the real difference, a float here): k shares summed with
     their rounding errors kept apart (Knuth's two-sum), whole minus their rounded sum (exact:
