@@ -1,8 +1,8 @@
 """pimc plays Skat (docs/rules/SKAT.md): its worlds deal the unseen cards to the other seats
 and to the skat (the talon), which the declarer who laid it away knows; its search counts the
-skat's points for the declarer (§6.1), a hand game's value (§6.4) and the overbid (§7.3); its
-calls, the talon and the game declared are the heuristic's. Both engines play it alike, and a
-seat's decision never reads a card it cannot see."""
+skat's points with the declarer's and a hand game's level (SK §6.4), and the overbid (SK §7.3);
+its calls, the talon and the game declared are the heuristic's. Both engines play it alike,
+and a seat's decision never reads a card it cannot see."""
 
 from __future__ import annotations
 
