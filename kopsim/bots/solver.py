@@ -36,7 +36,7 @@ class Dealt(NamedTuple):
     """What a position's cards do not show, which the deal fixed: the hands as dealt (masks;
     they fix the Laufende), and the called card while its duties hold (its suit not led yet;
     None: no card on duty); with a talon, its cards (a mask), the game played hand or not, and
-    the value it was bid at (None: not bid by value). `brute_force` reads the last three."""
+    the value it was bid at (None: not bid by value), which `solve` and `brute_force` read."""
 
     hands: tuple | list | None = None
     called: int | None = None
@@ -205,8 +205,7 @@ def solve(cr: CompiledRules, contract: int, old_mask: int, hands, leader: int, t
     trick, led by `leader`; `dealt` what the deal fixed (see `Dealt`: the hands as dealt are
     needed for a contract with Laufende once cards have been played; a talon's cards count with
     the old side where the contract says so; points and tricks: each seat's taken so far, none
-    if not given). `moves=False` / `line=False` skip move values /
-    the best line."""
+    if not given). `moves=False` / `line=False` skip move values / the best line."""
     cr = compiled(cr)
     a = cr.tables
     contract = int(contract)
